@@ -1,0 +1,121 @@
+"""The Celery app, and the embedded-mode task runner.
+
+With a broker (``REDIS_URL`` or ``CELERY_BROKER_URL``) tasks go to real workers. In the embedded
+default there is no broker and no worker process, yet a request that queues work (an AI turn, a
+notification) must still return before that work runs. ``WarboardTask.apply_async`` therefore
+hands the task to a small thread pool inside the web process and returns at once; the task body
+runs through Celery's own ``apply`` so it behaves as it would on a worker (same signature
+binding, ``self.request``, retries executed eagerly).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import uuid
+from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import UTC, datetime
+from typing import Any
+
+from celery import Celery, Task
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+logger = logging.getLogger(__name__)
+
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+
+def _embedded_executor() -> ThreadPoolExecutor:
+    """The process-wide pool for embedded tasks, created on first use (after settings load)."""
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            from django.conf import settings
+
+            _executor = ThreadPoolExecutor(
+                max_workers=settings.WARBOARD_EMBEDDED_TASK_THREADS,
+                thread_name_prefix="warboard-task",
+            )
+        return _executor
+
+
+class EmbeddedResult:
+    """What ``apply_async`` returns in embedded mode: the subset of ``AsyncResult`` callers use."""
+
+    def __init__(self, task_id: str, future: Future[Any]) -> None:
+        self.id = task_id
+        self._future = future
+
+    def ready(self) -> bool:
+        return self._future.done()
+
+    def successful(self) -> bool:
+        """True once the task has returned without raising (as ``AsyncResult.successful``)."""
+        if not self._future.done() or self._future.exception() is not None:
+            return False
+        return self._future.result().successful()
+
+    def get(self, timeout: float | None = None) -> Any:
+        """The task's return value; re-raises the task's exception like ``AsyncResult.get``."""
+        eager = self._future.result(timeout=timeout)
+        return eager.get(propagate=True)
+
+
+class WarboardTask(Task):
+    """Base class of every task: dispatches to the embedded pool when there is no broker."""
+
+    def apply_async(self, args=None, kwargs=None, task_id=None, **options):  # type: ignore[override]
+        from django.conf import settings
+
+        if not getattr(settings, "WARBOARD_EMBEDDED_TASKS", False):
+            return super().apply_async(args, kwargs, task_id=task_id, **options)
+        task_id = task_id or str(uuid.uuid4())
+        delay = _delay_seconds(options.get("countdown"), options.get("eta"))
+        future: Future[Any] = Future()
+        submit = _submitter(self, args or (), kwargs or {}, task_id, future)
+        if delay > 0:
+            timer = threading.Timer(delay, submit)
+            timer.daemon = True
+            timer.start()
+        else:
+            submit()
+        return EmbeddedResult(task_id, future)
+
+
+def _delay_seconds(countdown: float | None, eta: datetime | None) -> float:
+    if countdown:
+        return float(countdown)
+    if eta is not None:
+        return max(0.0, (eta - datetime.now(UTC)).total_seconds())
+    return 0.0
+
+
+def _submitter(task: Task, args: tuple, kwargs: dict, task_id: str, future: Future[Any]):
+    """A callable that runs ``task`` on the pool and settles ``future`` with its EagerResult."""
+
+    def run() -> None:
+        from django.db import close_old_connections
+
+        close_old_connections()
+        try:
+            # apply() logs and stores the task's own exception in the EagerResult, as a worker
+            # would; what reaches the except below is a fault of the runner itself.
+            future.set_result(task.apply(args, kwargs, task_id=task_id))
+        except BaseException as exc:
+            logger.exception("embedded task %s[%s] could not run", task.name, task_id)
+            future.set_exception(exc)
+        finally:
+            close_old_connections()
+
+    def submit() -> None:
+        _embedded_executor().submit(run)
+
+    return submit
+
+
+app = Celery("warboard", task_cls=WarboardTask)
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

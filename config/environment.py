@@ -1,0 +1,136 @@
+"""Turn environment variables into Django settings fragments.
+
+Kept apart from ``settings.py`` as plain functions of a mapping so that the choice between the
+embedded default (SQLite, in-memory channel layer, in-process tasks) and the full stack
+(PostgreSQL, channels-redis, Redis broker) can be tested for any environment without reloading
+the settings module. No Django import here: these run before Django is configured.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import environ
+
+#: Where the embedded default keeps its files (SQLite database, generated secret key).
+VAR_DIR_NAME = "var"
+
+
+def var_dir(base_dir: Path, env: Mapping[str, str]) -> Path:
+    """The folder for local state; ``WARBOARD_VAR_DIR`` moves it (tests, read-only checkouts)."""
+    return Path(env.get("WARBOARD_VAR_DIR") or base_dir / VAR_DIR_NAME)
+
+
+def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
+    """``DATABASES['default']``: PostgreSQL (or any URL) from ``DATABASE_URL``, else SQLite.
+
+    SQLite runs in WAL mode with ``BEGIN IMMEDIATE`` transactions so the web process and the
+    in-process task threads queue for the write lock instead of failing with "database is
+    locked" when a read transaction tries to upgrade.
+    """
+    url = env.get("DATABASE_URL", "").strip()
+    if url:
+        config = environ.Env.db_url_config(url)
+        config["CONN_MAX_AGE"] = int(env.get("DB_CONN_MAX_AGE", "0"))
+        config["CONN_HEALTH_CHECKS"] = True
+        return config
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": var_dir(base_dir, env) / "warboard.sqlite3",
+        "OPTIONS": {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        },
+    }
+
+
+def redis_url(env: Mapping[str, str]) -> str | None:
+    """The Redis server shared by channels, Celery and the cache, or None when embedded."""
+    return env.get("REDIS_URL", "").strip() or None
+
+
+def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
+    """``CHANNEL_LAYERS``: channels-redis when ``REDIS_URL`` is set, else the in-memory layer.
+
+    The in-memory layer only reaches consumers in the same process, which is exactly the
+    embedded default's single daphne process; scaling out needs Redis.
+    """
+    url = redis_url(env)
+    if url is None:
+        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    return {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [url],
+                "prefix": env.get("CHANNEL_LAYER_PREFIX", "warboard"),
+            },
+        }
+    }
+
+
+def celery_config(env: Mapping[str, str]) -> dict[str, Any]:
+    """The ``CELERY_*`` settings: a Redis broker and result store, or embedded in-process tasks.
+
+    Embedded, ``WARBOARD_EMBEDDED_TASKS`` is True and ``config.celery.WarboardTask`` runs each
+    queued task on a thread pool inside the web process: off the request path (the caller gets a
+    handle back at once) but with no broker to install. ``CELERY_BROKER_URL`` overrides the broker
+    when it is not the Redis server (RabbitMQ, say).
+    """
+    url = redis_url(env)
+    broker = env.get("CELERY_BROKER_URL", "").strip() or url
+    if broker is None:
+        return {
+            "WARBOARD_EMBEDDED_TASKS": True,
+            "CELERY_BROKER_URL": "memory://",
+            "CELERY_RESULT_BACKEND": None,
+        }
+    return {
+        "WARBOARD_EMBEDDED_TASKS": False,
+        "CELERY_BROKER_URL": broker,
+        "CELERY_RESULT_BACKEND": env.get("CELERY_RESULT_BACKEND", "").strip() or url,
+    }
+
+
+def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
+    """``CACHES``: Django's Redis cache when ``REDIS_URL`` is set (shared by all web replicas)."""
+    url = redis_url(env)
+    if url is None:
+        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": "warboard",
+        }
+    }
+
+
+def load_or_create_secret_key(path: Path) -> str:
+    """A per-installation secret key, made once and kept in ``path`` (mode 0600).
+
+    Used only when ``SECRET_KEY`` is unset, so a fresh local install never runs on a key that is
+    published in the source. The key is written to a private temporary file and hard-linked into
+    place: the link either succeeds whole or fails because another process got there first, so a
+    process starting at the same moment never reads a half-written key.
+    """
+    import contextlib
+    import os
+    import secrets
+    import tempfile
+
+    if path.exists():
+        return path.read_text().strip()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=".secret_key.")
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_urlsafe(50))
+        with contextlib.suppress(FileExistsError):  # another process won the race: use its key
+            os.link(tmp_name, path)
+    finally:
+        os.unlink(tmp_name)
+    return path.read_text().strip()

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class RiskConfig(AppConfig):
+    name = "risk"
+    verbose_name = "Nautical-but-Nice Fast Risk"

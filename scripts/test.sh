@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The whole test suite, in two passes over one code base:
+#   1. the embedded default (SQLite, in-memory channel layer, in-process tasks): every test not
+#      marked `services`, with DATABASE_URL/REDIS_URL removed from the environment;
+#   2. the `services` tests against the real PostgreSQL and Redis (scripts/services.sh finds,
+#      or under CI=true starts, them).
+# Ends with one line totalling both passes; exits non-zero if either failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+VENV="${VENV:-.venv}"
+PY="$VENV/bin/python"
+reports="$(mktemp -d)"
+trap 'rm -rf "$reports"' EXIT
+status=0
+
+echo "== pass 1: embedded default =="
+env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL -u CELERY_RESULT_BACKEND \
+  "$PY" -m pytest -m "not services" --junitxml="$reports/embedded.xml" "$@" || status=$?
+
+echo "== pass 2: PostgreSQL + Redis =="
+# shellcheck source=scripts/services.sh
+. scripts/services.sh
+ensure_services
+if [ "$SERVICES_UP" = 1 ]; then
+  DATABASE_URL="$SERVICES_DATABASE_URL" REDIS_URL="$SERVICES_REDIS_URL" \
+    "$PY" -m pytest -m services --junitxml="$reports/services.xml" "$@" || status=$?
+fi
+
+"$PY" scripts/junit_total.py "$reports"/*.xml
+exit "$status"

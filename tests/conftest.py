@@ -1,0 +1,78 @@
+"""Fixtures shared by the whole suite.
+
+Tests marked ``services`` need the real PostgreSQL and Redis servers; they run in the second pass
+of ``make test`` with DATABASE_URL and REDIS_URL set. A plain ``pytest`` without those variables
+deselects them and says so at the end of the run, so nobody mistakes the first pass for all of it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Origin header a browser on the default local server sends; ALLOWED_HOSTS admits it.
+LOCAL_ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+
+_deselected_services: list[pytest.Item] = []
+
+
+def services_configured() -> bool:
+    return bool(os.environ.get("DATABASE_URL")) and bool(os.environ.get("REDIS_URL"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if services_configured() or config.option.markexpr:
+        return  # services are there, or the caller chose with -m (as `make test` does)
+    keep = [item for item in items if item.get_closest_marker("services") is None]
+    _deselected_services.extend(item for item in items if item.get_closest_marker("services"))
+    if _deselected_services:
+        config.hook.pytest_deselected(items=_deselected_services)
+        items[:] = keep
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if _deselected_services:
+        terminalreporter.write_line(
+            f"NOTE: {len(_deselected_services)} tests marked 'services' were not run: "
+            "DATABASE_URL and REDIS_URL are not set (`make test` runs them).",
+            yellow=True,
+        )
+
+
+@pytest.fixture(autouse=True)
+def _plain_static_storage(settings) -> None:
+    """Templates resolve ``{% static %}`` without a collectstatic manifest."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layers():
+    """Each test gets new channel layer objects, bound to its own event loop."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}
+
+
+@pytest.fixture
+def python() -> str:
+    """The interpreter running the tests (the project's virtual environment)."""
+    return sys.executable
+
+
+@pytest.fixture
+def bare_env(tmp_path: Path) -> dict[str, str]:
+    """An environment with nothing of Warboard's set: the embedded default, in a scratch folder."""
+    return {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(tmp_path),
+        "WARBOARD_VAR_DIR": str(tmp_path / "var"),
+    }

@@ -1,0 +1,135 @@
+"""The settings choose the embedded default with an empty environment, the full stack from URLs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from config import environment
+from tests.conftest import ROOT
+
+PROBE = (
+    "import json, django; from django.conf import settings; django.setup(); "
+    "print(json.dumps({'db': settings.DATABASES['default']['ENGINE'], "
+    "'db_name': str(settings.DATABASES['default']['NAME']), "
+    "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'], "
+    "'broker': settings.CELERY_BROKER_URL, 'embedded': settings.WARBOARD_EMBEDDED_TASKS, "
+    "'cache': settings.CACHES['default']['BACKEND'], 'debug': settings.DEBUG, "
+    "'hosts': settings.ALLOWED_HOSTS, 'key_len': len(settings.SECRET_KEY)}))"
+)
+
+
+def load_settings(python: str, env: dict[str, str]) -> dict:
+    out = subprocess.run(
+        [python, "-c", PROBE],
+        cwd=ROOT,
+        env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_an_empty_environment_runs_the_embedded_default(python, bare_env, tmp_path):
+    loaded = load_settings(python, bare_env)
+    assert loaded["db"] == "django.db.backends.sqlite3"
+    assert loaded["db_name"] == str(tmp_path / "var" / "warboard.sqlite3")
+    assert loaded["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert loaded["broker"] == "memory://"
+    assert loaded["embedded"] is True
+    assert loaded["cache"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert loaded["debug"] is False
+    assert loaded["hosts"] == ["127.0.0.1", "localhost", "[::1]"]
+
+
+def test_the_embedded_default_makes_one_secret_key_and_keeps_it(python, bare_env, tmp_path):
+    first = load_settings(python, bare_env)
+    key_file = tmp_path / "var" / "secret_key"
+    assert first["key_len"] == len(key_file.read_text().strip()) >= 50
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    before = key_file.read_text()
+    load_settings(python, bare_env)
+    assert key_file.read_text() == before
+
+
+def test_urls_choose_postgresql_and_redis(python, bare_env):
+    loaded = load_settings(
+        python,
+        {
+            **bare_env,
+            "DATABASE_URL": "postgres://alice:secret@db.internal:5433/warboard",
+            "REDIS_URL": "redis://cache.internal:6380/2",
+        },
+    )
+    assert loaded["db"] == "django.db.backends.postgresql"
+    assert loaded["db_name"] == "warboard"
+    assert loaded["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert loaded["broker"] == "redis://cache.internal:6380/2"
+    assert loaded["embedded"] is False
+    assert loaded["cache"] == "django.core.cache.backends.redis.RedisCache"
+
+
+def test_database_url_is_parsed_into_its_parts():
+    config = environment.database_config(
+        {"DATABASE_URL": "postgres://alice:secret@db.internal:5433/warboard"}, Path("/srv")
+    )
+    assert (config["HOST"], config["PORT"], config["USER"], config["PASSWORD"]) == (
+        "db.internal",
+        5433,
+        "alice",
+        "secret",
+    )
+    assert config["CONN_MAX_AGE"] == 0
+
+
+def test_redis_url_feeds_the_channel_layer_broker_and_results():
+    env = {"REDIS_URL": "redis://cache.internal:6380/2"}
+    assert environment.channel_layers_config(env)["default"]["CONFIG"]["hosts"] == [
+        "redis://cache.internal:6380/2"
+    ]
+    celery = environment.celery_config(env)
+    assert celery["CELERY_BROKER_URL"] == celery["CELERY_RESULT_BACKEND"] == env["REDIS_URL"]
+
+
+def test_a_separate_broker_url_overrides_redis_for_celery_only():
+    env = {"REDIS_URL": "redis://cache:6379/0", "CELERY_BROKER_URL": "amqp://guest@mq//"}
+    assert environment.celery_config(env)["CELERY_BROKER_URL"] == "amqp://guest@mq//"
+    assert environment.celery_config(env)["CELERY_RESULT_BACKEND"] == "redis://cache:6379/0"
+
+
+def test_check_deploy_passes_with_the_production_variables(python, bare_env):
+    """README "Production variables": with these set, Django's deployment checklist is clean."""
+    env = {
+        **bare_env,
+        "SECRET_KEY": "k" * 20 + "0123456789abcdefghijklmnopqrstuvwxyz!@#$%^&*",
+        "DEBUG": "false",
+        "ALLOWED_HOSTS": "warboard.example.org",
+        "CSRF_TRUSTED_ORIGINS": "https://warboard.example.org",
+        "HTTPS": "true",
+        "DATABASE_URL": "postgres://warboard:pw@db:5432/warboard",
+        "REDIS_URL": "redis://redis:6379/0",
+    }
+    result = subprocess.run(
+        [python, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_check_deploy_flags_the_local_defaults(python, bare_env):
+    """The same check does fail on plain-http local settings, so the test above can fail."""
+    result = subprocess.run(
+        [python, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=bare_env,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode != 0
+    assert "security.W008" in result.stderr + result.stdout  # SECURE_SSL_REDIRECT off
