@@ -33,8 +33,17 @@ def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
     url = env.get("DATABASE_URL", "").strip()
     if url:
         config = environ.Env.db_url_config(url)
-        config["CONN_MAX_AGE"] = int(env.get("DB_CONN_MAX_AGE", "0"))
-        config["CONN_HEALTH_CHECKS"] = True
+        if config["ENGINE"] == "django.db.backends.postgresql" and env.get("DB_POOL", "1") != "0":
+            # Under ASGI each request may run on a different thread, so Django's per-thread
+            # persistent connections do not help; psycopg's pool does (Django >= 5.1).
+            config["OPTIONS"] = {
+                **config.get("OPTIONS", {}),
+                "pool": {"min_size": 1, "max_size": int(env.get("DB_POOL_MAX", "10"))},
+            }
+            config["CONN_MAX_AGE"] = 0  # Django refuses persistent connections with a pool
+        else:
+            config["CONN_MAX_AGE"] = int(env.get("DB_CONN_MAX_AGE", "0"))
+            config["CONN_HEALTH_CHECKS"] = True
         return config
     return {
         "ENGINE": "django.db.backends.sqlite3",

@@ -133,3 +133,13 @@ def test_check_deploy_flags_the_local_defaults(python, bare_env):
     )
     assert result.returncode != 0
     assert "security.W008" in result.stderr + result.stdout  # SECURE_SSL_REDIRECT off
+
+
+def test_postgresql_gets_a_connection_pool_unless_turned_off():
+    url = {"DATABASE_URL": "postgres://alice@db:5432/warboard"}
+    pooled = environment.database_config(url, Path("/srv"))
+    assert pooled["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 10}
+    assert pooled["CONN_MAX_AGE"] == 0
+    plain = environment.database_config({**url, "DB_POOL": "0", "DB_CONN_MAX_AGE": "60"}, Path("/"))
+    assert "pool" not in plain.get("OPTIONS", {})
+    assert plain["CONN_MAX_AGE"] == 60

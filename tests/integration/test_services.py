@@ -26,6 +26,7 @@ pytestmark = pytest.mark.services
 
 def test_settings_chose_postgresql_and_redis():
     assert connection.vendor == "postgresql"
+    assert "pool" in connection.settings_dict["OPTIONS"]
     assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
     assert settings.CELERY_BROKER_URL.startswith("redis://")
     assert settings.WARBOARD_EMBEDDED_TASKS is False
