@@ -1,0 +1,412 @@
+"""``battle_odds``: the exact distribution of a battle's end, as a Markov chain over units left.
+
+The order of loss is fixed, so a battle's state is the units each side has left (plus, under
+COF, each side's carried fraction). ``engine.play_round`` with ``ExactChance`` gives every
+successor of a state with its probability. Each round either changes the state or leaves it as
+it was (nobody hit anything); the chance of staying is divided out (the battle leaves a state
+with probability 1 unless nobody can ever score, which is a stalemate). States are processed
+most-hit-points-first, so every state's probability is complete before it is expanded: each is
+expanded once, and the answer is exact up to floating-point rounding — nothing is sampled.
+
+``method="monte-carlo"`` plays the same battle ``runs`` times with seeded dice through the same
+round code, for comparison (bench/aa_odds.py) and for battles past ``MAX_EXACT_STATES``.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any
+
+from combat.axis_allies.battle import play_battle, result_of
+from combat.axis_allies.engine import (
+    Branches,
+    State,
+    general_hits,
+    initial_state,
+    is_over,
+    merge,
+    play_round,
+)
+from combat.axis_allies.errors import CombatInputError
+from combat.axis_allies.reports import BattleOdds, Outcome
+from combat.axis_allies.rules import EXACT
+from combat.axis_allies.setup import BattleOptions, BattleSetup, build_setup
+from combat.dice import RandomDice
+
+#: Above this many (attacker hit points + 1) x (defender hit points + 1) the exact solver
+#: refuses and names method="monte-carlo"; 150 v 150 hit points is still exact.
+MAX_EXACT_STATES = 25_000
+METHODS = ("exact", "monte-carlo")
+
+
+def battle_odds(
+    attacker: Mapping[str, int],
+    defender: Mapping[str, int],
+    *,
+    rules: str = "dice",
+    edition: str = "revised",
+    rounds: int | None = None,
+    attacker_order: Sequence[str] | None = None,
+    defender_order: Sequence[str] | None = None,
+    amphibious: bool = False,
+    techs: Iterable[str] | Mapping[str, Iterable[str]] = (),
+    options: Mapping[str, Any] | BattleOptions | None = None,
+    method: str = "exact",
+    runs: int = 2000,
+    seed: int = 0,
+) -> BattleOdds:
+    """Exact odds of a battle (see the module docstring). Repeated queries hit a cache."""
+    if method not in METHODS:
+        raise CombatInputError("method", f"unknown method {method!r}", METHODS)
+    key = _cache_key(
+        attacker,
+        defender,
+        rules,
+        edition,
+        rounds,
+        attacker_order,
+        defender_order,
+        amphibious,
+        techs,
+        options,
+    )
+    if method == "monte-carlo":
+        if not isinstance(runs, int) or isinstance(runs, bool) or runs < 1:
+            raise CombatInputError("runs", "must be a whole number >= 1")
+        return _monte_carlo(key, runs, seed)
+    return _exact(key)
+
+
+def _cache_key(
+    attacker,
+    defender,
+    rules,
+    edition,
+    rounds,
+    attacker_order,
+    defender_order,
+    amphibious,
+    techs,
+    options,
+) -> tuple:
+    """A hashable form of the request; invalid input is left for build_setup to name."""
+
+    def freeze(value):
+        if isinstance(value, Mapping):
+            return ("map", tuple(sorted((str(k), freeze(v)) for k, v in value.items())))
+        if isinstance(value, list | tuple | set | frozenset):
+            return ("seq", tuple(freeze(v) for v in value))
+        if isinstance(value, BattleOptions):
+            return ("options", freeze(value.__dict__))
+        return value
+
+    return freeze(
+        (
+            attacker,
+            defender,
+            rules,
+            edition,
+            rounds,
+            attacker_order,
+            defender_order,
+            amphibious,
+            techs,
+            options,
+        )
+    )
+
+
+def _thaw(value):
+    if isinstance(value, tuple) and value and value[0] == "map":
+        return {k: _thaw(v) for k, v in value[1]}
+    if isinstance(value, tuple) and value and value[0] == "seq":
+        return [_thaw(v) for v in value[1]]
+    if isinstance(value, tuple) and value and value[0] == "options":
+        return BattleOptions(**_thaw(value[1]))
+    return value
+
+
+def _setup_from_key(key: tuple) -> BattleSetup:
+    (attacker, defender, rules, edition, rounds, a_order, d_order, amphibious, techs, options) = (
+        _thaw(v) for v in key[1]
+    )
+    return build_setup(
+        attacker,
+        defender,
+        rules=rules,
+        edition=edition,
+        rounds=rounds,
+        attacker_order=a_order,
+        defender_order=d_order,
+        amphibious=amphibious,
+        techs=techs if techs is not None else (),
+        options=options,
+    )
+
+
+@lru_cache(maxsize=512)
+def _exact(key: tuple) -> BattleOdds:
+    setup = _setup_from_key(key)
+    size = (setup.attacker.hit_points(setup.attacker.initial) + 1) * (
+        setup.defender.hit_points(setup.defender.initial) + 1
+    )
+    if size > MAX_EXACT_STATES:
+        raise CombatInputError(
+            "method",
+            f"battle too large for the exact solver ({size} states > "
+            f'{MAX_EXACT_STATES}); ask for method "monte-carlo"',
+            METHODS,
+        )
+    ends = _solve_rounds(setup) if setup.rounds is not None else _solve_to_the_end(setup)
+    return _summarise(setup, ends, "exact")
+
+
+def _solve_rounds(setup: BattleSetup) -> list[tuple[float, State, bool]]:
+    """Exactly ``setup.rounds`` rounds, then the attacker withdraws."""
+    dist = [(1.0, initial_state(setup))]
+    ended: list[tuple[float, State, bool]] = []
+    for number in range(1, setup.rounds + 1):
+        nxt = []
+        for p, state in dist:
+            if is_over(setup, state) and not state.first_round:
+                ended.append((p, state, False))
+                continue
+            last = number == setup.rounds
+            nxt.extend((p * q, s) for q, s in play_round(setup, state, EXACT, last_round=last))
+        dist = merge(nxt)
+    for p, state in dist:
+        ended.append((p, state, not is_over(setup, state) and _stuck(setup, state)))
+    return ended
+
+
+def _stuck(setup: BattleSetup, state: State) -> bool:
+    outcomes = play_round(setup, state, EXACT)
+    return len(outcomes) == 1 and outcomes[0][1] == state
+
+
+def _separable(setup: BattleSetup) -> bool:
+    """After round 1, does each side's fire depend only on its own units?
+
+    True without submarines (whose first strike depends on the enemy's destroyers) and without
+    carried fractions (COF). Then ``_solve_separable`` applies; otherwise the general path.
+    """
+    no_subs = not any(
+        side.units[name].submarine
+        for side in (setup.attacker, setup.defender)
+        for name in side.order
+    )
+    return no_subs and not setup.rules.carry and not setup.rules.final_roll
+
+
+def _solve_to_the_end(setup: BattleSetup) -> list[tuple[float, State, bool]]:
+    first = play_round(setup, initial_state(setup), EXACT)
+    if _separable(setup):
+        return _solve_separable(setup, first)
+    return _solve_general(setup, first)
+
+
+def _solve_separable(setup: BattleSetup, first: Branches) -> list[tuple[float, State, bool]]:
+    """The general path's algorithm on integer-numbered side states with per-side tables.
+
+    Each side state is numbered once, with the hits it deals (``engine.general_hits``: the
+    same volley code ``play_round`` runs) and its hit points; the successors of a pair of side
+    states are the product of where each side's fire sends the other. States are bucketed by
+    total hit points, which every transition that changes the state lowers.
+    """
+    sides = (setup.attacker, setup.defender)
+    ids: tuple[dict, dict] = ({}, {})
+    states: tuple[list, list] = ([], [])
+    fire: tuple[list, list] = ([], [])
+    hp: tuple[list, list] = ([], [])
+    alive: tuple[list, list] = ([], [])
+    # mass[i][j]: probability of reaching attacker state i with defender state j, in dense rows
+    # (list indexing is about twice as fast as hashing a pair); every row spans every defender
+    # state numbered so far. by_hp[h] lists the pairs reached whose hit points total h, so
+    # pairs are expanded highest first and each once.
+    mass: list[list[float]] = []
+    by_hp: list[list[tuple[int, int]]] = [
+        []
+        for _ in range(
+            sides[0].hit_points(sides[0].initial) + sides[1].hit_points(sides[1].initial) + 1
+        )
+    ]
+
+    def number(k: int, side_state: tuple[int, ...]) -> int:
+        found = ids[k].get(side_state)
+        if found is None:
+            found = ids[k][side_state] = len(states[k])
+            states[k].append(side_state)
+            hp[k].append(sides[k].hit_points(side_state))
+            alive[k].append(any(side_state))
+            fire[k].append(
+                general_hits(setup, sides[k].role, side_state)
+                if any(side_state)
+                else [(1.0, (0, 0))]
+            )
+            after[k].append([])
+            if k == 0:
+                mass.append([0.0] * len(states[1]))
+            else:
+                for r in mass:
+                    r.append(0.0)
+        return found
+
+    # after[k][x][h]: the id side k's state x becomes after h hits (no submarines here, so no
+    # hit is ever restricted), filled as far as needed.
+    after: tuple[list[list[int]], list[list[int]]] = ([], [])
+
+    def successors(k: int, x: int, hits: list[tuple[float, tuple[int, int]]]):
+        table = after[k][x]
+        merged: dict[int, float] = {}
+        for q, (h, _restricted) in hits:
+            while len(table) <= h:
+                table.append(number(k, sides[k].apply_hits(states[k][x], len(table), 0)))
+            y = table[h]
+            merged[y] = merged.get(y, 0.0) + q
+        return list(merged.items())
+
+    ends: list[tuple[float, int, int, bool]] = []
+    hp_att, hp_def, alive_att, alive_def = hp[0], hp[1], alive[0], alive[1]
+    for p, state in first:
+        i, j = number(0, state.att), number(1, state.dfn)
+        if mass[i][j] == 0.0:
+            by_hp[hp_att[i] + hp_def[j]].append((i, j))
+        mass[i][j] += p
+    for level in range(len(by_hp) - 1, -1, -1):
+        for i, j in by_hp[level]:
+            p = mass[i][j]
+            if p == 0.0:
+                continue  # listed twice (an addition underflowed to 0.0): already expanded
+            mass[i][j] = 0.0
+            if not (alive_att[i] and alive_def[j]):
+                ends.append((p, i, j, False))
+                continue
+            to_def = successors(1, j, fire[0][i])
+            to_att = successors(0, i, fire[1][j])
+            stay = sum(q for i2, q in to_att if i2 == i) * sum(q for j2, q in to_def if j2 == j)
+            if stay >= 1.0 - 1e-12:
+                ends.append((p, i, j, True))  # nobody can ever score: stalemate
+                continue
+            scale = p / (1.0 - stay)
+            defenders = [(j2, q, hp_def[j2]) for j2, q in to_def]
+            others = [entry for entry in defenders if entry[0] != j]
+            for i2, pa in to_att:
+                weight, hi, target = scale * pa, hp_att[i2], mass[i2]
+                for j2, pd, hd in others if i2 == i else defenders:
+                    v = target[j2]
+                    if v == 0.0:
+                        by_hp[hi + hd].append((i2, j2))
+                    target[j2] = v + weight * pd
+    return [(p, State(states[0][i], states[1][j], False), is_stuck) for p, i, j, is_stuck in ends]
+
+
+def _solve_general(setup: BattleSetup, first: Branches) -> list[tuple[float, State, bool]]:
+    ended: list[tuple[float, State, bool]] = []
+    mass: dict[State, float] = {}
+    heap: list[tuple[tuple[int, int], int, State]] = []
+    tie = itertools.count()
+
+    def add(p: float, state: State) -> None:
+        if is_over(setup, state):
+            ended.append((p, state, False))
+            return
+        if state not in mass:
+            priority = (
+                -(setup.attacker.hit_points(state.att) + setup.defender.hit_points(state.dfn)),
+                state.carry_att + state.carry_def,
+            )
+            heapq.heappush(heap, (priority, next(tie), state))
+            mass[state] = 0.0
+        mass[state] += p
+
+    for p, state in first:
+        add(p, state)
+    while heap:
+        _priority, _tie, state = heapq.heappop(heap)
+        p = mass.pop(state)
+        successors = play_round(setup, state, EXACT)
+        stay = sum(q for q, s in successors if s == state)
+        if stay >= 1.0 - 1e-12:
+            ended.append((p, state, True))  # nobody can ever score: stalemate
+            continue
+        scale = p / (1.0 - stay)
+        for q, s in successors:
+            if s != state:
+                add(scale * q, s)
+    return ended
+
+
+def _summarise(
+    setup: BattleSetup, ends: list[tuple[float, State, bool]], method: str
+) -> BattleOdds:
+    totals = dict.fromkeys(("attacker", "defender", "draw", "stalemate"), 0.0)
+    outcomes: dict[tuple, list] = {}
+    att_expect: dict[str, float] = dict.fromkeys(setup.attacker.order, 0.0)
+    def_expect: dict[str, float] = dict.fromkeys(setup.defender.order, 0.0)
+    att_start = setup.attacker.alive(setup.attacker.initial)
+    def_start = setup.defender.alive(setup.defender.initial)
+    swing = 0.0
+    for p, state, stalemate in ends:
+        result = result_of(setup, state, stalemate)
+        totals[result] += p
+        att_left = setup.attacker.alive(state.att)
+        def_left = setup.defender.alive(state.dfn)
+        for name, n in att_left.items():
+            att_expect[name] += p * n
+        for name, n in def_left.items():
+            def_expect[name] += p * n
+        swing += p * (
+            setup.defender.cost_of(_minus(def_start, def_left))
+            - setup.attacker.cost_of(_minus(att_start, att_left))
+        )
+        key = (tuple(sorted(att_left.items())), tuple(sorted(def_left.items())), result)
+        outcomes.setdefault(key, [0.0])[0] += p
+    ranked = sorted(outcomes.items(), key=lambda item: -item[1][0])
+    return BattleOdds(
+        rules=setup.rules.key,
+        edition=setup.edition.key,
+        attacker_wins=totals["attacker"],
+        defender_wins=totals["defender"],
+        draw=totals["draw"],
+        stalemate=totals["stalemate"],
+        expected_attacker_survivors=MappingProxyType(att_expect),
+        expected_defender_survivors=MappingProxyType(def_expect),
+        expected_ipc_swing=swing,
+        outcomes=tuple(
+            Outcome(MappingProxyType(dict(a)), MappingProxyType(dict(d)), result, p)
+            for (a, d, result), (p,) in ranked
+        ),
+        method=method,
+    )
+
+
+def _minus(start: Mapping[str, int], left: Mapping[str, int]) -> dict[str, int]:
+    return {n: c - left.get(n, 0) for n, c in start.items()}
+
+
+def _monte_carlo(key: tuple, runs: int, seed: int) -> BattleOdds:
+    setup = _setup_from_key(key)
+    dice = RandomDice(seed)
+    weight = 1.0 / runs
+    ends = []
+    for _ in range(runs):
+        report = play_battle(setup, dice)
+        state = _state_of(setup, report)
+        ends.append((weight, state, report.winner == "stalemate"))
+    return _summarise(setup, ends, "monte-carlo")
+
+
+def _state_of(setup: BattleSetup, report) -> State:
+    att = setup.attacker.remove(
+        setup.attacker.initial,
+        _minus(setup.attacker.alive(setup.attacker.initial), report.attacker_survivors),
+    )
+    dfn = setup.defender.remove(
+        setup.defender.initial,
+        _minus(setup.defender.alive(setup.defender.initial), report.defender_survivors),
+    )
+    return State(att, dfn, first_round=False)
