@@ -16,3 +16,4 @@ lint:
 bench:
 	@scripts/bootstrap.sh test
 	@.venv/bin/python bench/healthz_and_ping.py
+	@.venv/bin/python bench/aa_odds.py

@@ -134,12 +134,15 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # One error shape for every 4xx: {"error": {"field", "message", "allowed"}}.
+    "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Warboard API",
     "DESCRIPTION": "Turn-based war board games: Fast Risk, combat resolver, correspondence play.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "ENUM_NAME_OVERRIDES": {"AABattleResultEnum": "combat.axis_allies.reports.RESULTS"},
 }
 
 # --- Email ----------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("frontend.urls")),
     path("admin/", admin.site.urls),
+    path("api/combat/", include("combat.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -23,6 +23,8 @@ COMBAT_DJANGO_LAYER = frozenset(
         "serializers.py",
         "urls.py",
         "models.py",
+        "services.py",
+        "selectors.py",
         "admin.py",
         "tasks.py",
         "api",

@@ -69,11 +69,15 @@ def available_editions() -> tuple[str, ...]:
     return tuple(sorted(path.stem for path in DATA_DIR.glob("*.toml")))
 
 
-@cache
 def load_edition(key: str) -> Edition:
     """The validated edition ``key`` (``revised``, ``classic``); CombatInputError if unknown."""
-    if key not in available_editions():
+    if not isinstance(key, str) or key not in available_editions():
         raise CombatInputError("edition", f"unknown edition {key!r}", available_editions())
+    return _load_edition(key)
+
+
+@cache
+def _load_edition(key: str) -> Edition:
     path = DATA_DIR / f"{key}.toml"
     with path.open("rb") as handle:
         raw = tomllib.load(handle)
@@ -149,11 +153,14 @@ def _parse_tech(name: str, spec: dict[str, Any], units: Mapping[str, UnitType], 
 
 
 def check_techs(edition: Edition, techs: Iterable[str], field_name: str) -> frozenset[str]:
-    held = frozenset(techs)
-    for tech in held:
-        if tech not in edition.techs:
+    if isinstance(techs, str | bytes) or not isinstance(techs, Iterable):
+        raise CombatInputError(field_name, "must be a list of technologies", edition.techs)
+    held = []
+    for tech in techs:
+        if not isinstance(tech, str) or tech not in edition.techs:
             raise CombatInputError(field_name, f"unknown technology {tech!r}", edition.techs)
-    return held
+        held.append(tech)
+    return frozenset(held)
 
 
 def edition_units(edition: Edition, techs: frozenset[str], lowluck: bool) -> dict[str, UnitType]:

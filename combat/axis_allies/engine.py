@@ -362,7 +362,7 @@ def stage_general(
             outcomes[role] = [(1.0, _split(hits, v.air_capable))]
         else:
             outcomes[role] = _volley_hits(setup, role, v, chance, "general", bonus)
-        if rec is not None:
+        if rec is not None and (v.dice or bonus or rules.carry):
             rec.record(
                 role,
                 "general",

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+#: The most units one side (or one raid, or one AA volley) may bring. Real A&A battles stay far
+#: below; the cap keeps one request from tying up a worker with tens of thousands of rolls.
+MAX_UNITS = 1000
+
 
 class CombatInputError(ValueError):
     """Bad input to the resolver: ``field`` is where, ``allowed`` lists the accepted values.
@@ -14,6 +18,7 @@ class CombatInputError(ValueError):
 
     def __init__(self, field: str, message: str, allowed: Iterable[object] | None = None) -> None:
         self.field = field
+        self.message = message
         self.allowed = sorted(str(a) for a in allowed) if allowed is not None else None
         text = f"{field}: {message}"
         if self.allowed is not None:

@@ -41,6 +41,7 @@ from combat.dice import RandomDice
 #: refuses and names method="monte-carlo"; 150 v 150 hit points is still exact.
 MAX_EXACT_STATES = 25_000
 METHODS = ("exact", "monte-carlo")
+MAX_RUNS = 100_000
 
 
 def battle_odds(
@@ -75,8 +76,8 @@ def battle_odds(
         options,
     )
     if method == "monte-carlo":
-        if not isinstance(runs, int) or isinstance(runs, bool) or runs < 1:
-            raise CombatInputError("runs", "must be a whole number >= 1")
+        if not isinstance(runs, int) or isinstance(runs, bool) or not 1 <= runs <= MAX_RUNS:
+            raise CombatInputError("runs", f"must be a whole number from 1 to {MAX_RUNS}")
         return _monte_carlo(key, runs, seed)
     return _exact(key)
 
@@ -102,7 +103,8 @@ def _cache_key(
             return ("seq", tuple(freeze(v) for v in value))
         if isinstance(value, BattleOptions):
             return ("options", freeze(value.__dict__))
-        return value
+        # Keep the type: True == 1 and 1.0 == 1 hash alike, but only 1 is a valid count.
+        return ("value", type(value).__name__, value)
 
     return freeze(
         (
@@ -127,7 +129,7 @@ def _thaw(value):
         return [_thaw(v) for v in value[1]]
     if isinstance(value, tuple) and value and value[0] == "options":
         return BattleOptions(**_thaw(value[1]))
-    return value
+    return value[2]
 
 
 def _setup_from_key(key: tuple) -> BattleSetup:

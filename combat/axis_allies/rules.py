@@ -78,10 +78,9 @@ RULES: dict[str, RuleSet] = {
 
 
 def get_rules(key: str) -> RuleSet:
-    try:
-        return RULES[key]
-    except (KeyError, TypeError):
-        raise CombatInputError("rules", f"unknown rules {key!r}", RULES) from None
+    if not isinstance(key, str) or key not in RULES:
+        raise CombatInputError("rules", f"unknown rules {key!r}", RULES)
+    return RULES[key]
 
 
 # --- Chance ---------------------------------------------------------------------------------

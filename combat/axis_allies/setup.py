@@ -30,7 +30,7 @@ from combat.axis_allies.editions import (
     edition_units,
     load_edition,
 )
-from combat.axis_allies.errors import CombatInputError
+from combat.axis_allies.errors import MAX_UNITS, CombatInputError
 from combat.axis_allies.rules import ATTACKER, DEFENDER, RuleSet, get_rules
 
 
@@ -276,6 +276,8 @@ def _parse_force(
             counts[name] = count
     if not counts:
         raise CombatInputError(side, "has no units")
+    if sum(counts.values()) > MAX_UNITS:
+        raise CombatInputError(side, f"at most {MAX_UNITS} units a side")
     return counts
 
 

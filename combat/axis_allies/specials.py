@@ -36,7 +36,7 @@ from typing import Any
 
 from combat.axis_allies.anti_aircraft import aa_loss_outcomes
 from combat.axis_allies.editions import load_edition, sbr_dice
-from combat.axis_allies.errors import CombatInputError
+from combat.axis_allies.errors import MAX_UNITS, CombatInputError
 from combat.axis_allies.rules import ATTACKER, DEFENDER, EXACT, RollingChance, get_rules
 from combat.dice import Dice
 
@@ -46,9 +46,11 @@ LL_TECH_MIN_DICE, LL_TECH_MAX_DICE = 3, 6
 STANDARD_TECH_DIE_COST = 5
 
 
-def _count(field_name: str, value: object, minimum: int = 0) -> int:
+def _count(field_name: str, value: object, minimum: int = 0, maximum: int = MAX_UNITS) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
         raise CombatInputError(field_name, f"must be a whole number >= {minimum}, got {value!r}")
+    if value > maximum:
+        raise CombatInputError(field_name, f"at most {maximum}, got {value}")
     return value
 
 
@@ -92,7 +94,7 @@ def aa_fire(
 ) -> AAReport:
     """Fire ``aa_guns`` AA guns (the number met on the way) at ``planes`` ({type: count})."""
     rule_set, ed = get_rules(rules), load_edition(edition)
-    encounters = _count("aa_guns", aa_guns, 1)
+    encounters = _count("aa_guns", aa_guns, 1, maximum=100)
     if not isinstance(planes, Mapping):
         raise CombatInputError("planes", 'must be an object of counts, e.g. {"fighter": 3}')
     air = [n for n, u in ed.units.items() if u.is_air]
@@ -104,6 +106,8 @@ def aa_fire(
             counts[name] = n
     if not counts:
         raise CombatInputError("planes", "no aircraft")
+    if sum(counts.values()) > MAX_UNITS:
+        raise CombatInputError("planes", f"at most {MAX_UNITS} aircraft")
     loss_order = (
         list(order) if order is not None else sorted(counts, key=lambda n: (ed.units[n].cost, n))
     )
@@ -202,7 +206,7 @@ def strategic_bombing(
     """Resolve a bombing raid by ``bombers`` on a territory worth ``ipc_value``."""
     rule_set, ed = get_rules(rules), load_edition(edition)
     n = _count("bombers", bombers, 1)
-    value = _count("ipc_value", ipc_value, 0)
+    value = _count("ipc_value", ipc_value, 0, maximum=10_000)
     if not isinstance(aa, bool):
         raise CombatInputError("aa", "must be true or false")
     if not isinstance(heavy, bool):
@@ -266,7 +270,7 @@ def rocket_attack(
 ) -> BombingReport:
     """One rocket on a territory worth ``ipc_value``: a raid by one bomber without AA."""
     rule_set, ed = get_rules(rules), load_edition(edition)
-    value = _count("ipc_value", ipc_value, 0)
+    value = _count("ipc_value", ipc_value, 0, maximum=10_000)
     cap = value if ed.sbr_damage_capped else None
     expected = expected_raid_damage(1, 1, cap, aa=False)
     if rule_set.chess:
@@ -315,7 +319,7 @@ def tech_dice_cost(k: int) -> int:
 def tech_roll(dice_held: int, *, rules: str = "dice", dice: Dice | None) -> TechReport:
     """Roll for a technology with ``dice_held`` dice (bought this turn or saved up)."""
     rule_set = get_rules(rules)
-    held = _count("dice_held", dice_held, 1)
+    held = _count("dice_held", dice_held, 1, maximum=100)
     chance = _chance(rules, dice, True)
     if rule_set.key == "lowluck":
         if not LL_TECH_MIN_DICE <= held <= LL_TECH_MAX_DICE:

@@ -1,0 +1,308 @@
+"""Request envelopes and documented answers of the A&A combat API.
+
+Input serializers check only the envelope: that each top-level field has the right JSON type,
+taken as sent (no "3" -> 3 or "yes" -> true coercion, so a typo is refused rather than guessed).
+What the values mean (unit names, counts, rules, editions, options) is the resolver's to judge:
+it names the exact field and the allowed values, and the error handler passes both on. Unknown
+top-level fields are refused, because a misspelt ``amphibious`` would otherwise be dropped and
+the battle resolved differently from what the player asked for.
+
+The output serializers for the resolver's reports document their shape in the OpenAPI schema;
+the views send ``as_dict()`` itself, so the answer is always exactly what the resolver reports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from combat.axis_allies.reports import RESULTS
+from combat.models import AABattle
+from combat.selectors import aa_battle_verification
+from config.exceptions import ApplicationError
+
+_UNIT_COUNTS = {
+    "type": "object",
+    "additionalProperties": {"type": "integer", "minimum": 0},
+    "example": {"infantry": 3, "armor": 1},
+}
+_UNIT_NAMES = {"type": "array", "items": {"type": "string"}}
+
+
+# --- strict JSON types ----------------------------------------------------------------------
+
+
+class StrictCharField(serializers.CharField):
+    """A JSON string, never a number turned into one."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """JSON true or false, not "yes", 1 or "on"."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON whole number, not "3", 3.0 or true."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+@extend_schema_field(_UNIT_COUNTS)
+class UnitCountsField(serializers.DictField):
+    """``{"unit name": count}``; the resolver checks the names and counts per edition."""
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {**_UNIT_NAMES, "description": "technologies of the attacker"},
+            {
+                "type": "object",
+                "properties": {"attacker": _UNIT_NAMES, "defender": _UNIT_NAMES},
+                "additionalProperties": False,
+            },
+        ],
+        "example": ["heavy_bombers"],
+    }
+)
+class TechsField(serializers.Field):
+    """A list of technologies (the attacker's) or ``{"attacker": [...], "defender": [...]}``."""
+
+    default_error_messages = {
+        "invalid": 'Must be a list of technology names or {{"attacker": [...], "defender": [...]}}.'
+    }
+
+    def to_internal_value(self, data: Any) -> list[str] | dict[str, list[str]]:
+        if _is_names(data):
+            return data
+        if isinstance(data, Mapping) and all(_is_names(v) for v in data.values()):
+            return {str(k): v for k, v in data.items()}
+        self.fail("invalid")
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+def _is_names(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+# --- input envelopes ------------------------------------------------------------------------
+
+
+class StrictEnvelopeSerializer(serializers.Serializer):
+    """Refuses fields it does not know, naming the first one and listing the known ones."""
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        if isinstance(data, Mapping):
+            unknown = sorted(str(key) for key in data if key not in self.fields)
+            if unknown:
+                raise ApplicationError(
+                    "unknown field", field=unknown[0], allowed=sorted(self.fields)
+                )
+        return super().to_internal_value(data)
+
+
+class AABattleInputSerializer(StrictEnvelopeSerializer):
+    """The battle itself: the arguments of ``combat.axis_allies.fight`` and ``battle_odds``."""
+
+    attacker = UnitCountsField(help_text='Attacking units by name, e.g. {"infantry": 3}.')
+    defender = UnitCountsField(help_text="Defending units by name (an aa_gun included).")
+    rules = StrictCharField(
+        default="dice",
+        help_text="dice, lowluck, chess, chess-ryof, chess-ryof6, chess-cof or chess-cof-r.",
+    )
+    edition = StrictCharField(default="revised", help_text="revised (2004) or classic (1984).")
+    rounds = StrictIntegerField(
+        default=None, allow_null=True, help_text="Stop after this many rounds; null: to the end."
+    )
+    attacker_order = serializers.ListField(
+        child=StrictCharField(),
+        default=None,
+        allow_null=True,
+        help_text="Order of loss, first lost first; units left out follow the default order.",
+    )
+    defender_order = serializers.ListField(
+        child=StrictCharField(), default=None, allow_null=True, help_text="As attacker_order."
+    )
+    amphibious = StrictBooleanField(
+        default=False, help_text="An amphibious assault: battleships bombard in round 1."
+    )
+    techs = TechsField(default=list, help_text="Technologies in play.")
+    options = serializers.DictField(
+        default=None,
+        allow_null=True,
+        help_text='Rule options, e.g. {"bombard_separately": true}; the resolver lists them.',
+    )
+
+
+class AAOddsInputSerializer(AABattleInputSerializer):
+    method = StrictCharField(
+        default="exact", help_text="exact (a Markov chain) or monte-carlo (for comparison)."
+    )
+
+
+class AABattleCreateInputSerializer(AABattleInputSerializer):
+    client_seed = StrictCharField(
+        default="",
+        allow_blank=True,
+        max_length=200,
+        trim_whitespace=False,
+        help_text="Your own text, mixed into the dice context so the server cannot pick it.",
+    )
+
+
+class AABattleCloseInputSerializer(StrictEnvelopeSerializer):
+    close_token = StrictCharField(
+        default="",
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="The token returned when the battle was created (not needed by its "
+        "signed-in requester).",
+    )
+
+
+# --- the resolver's reports (documentation of as_dict()) ------------------------------------
+
+
+class AARollSerializer(serializers.Serializer):
+    side = serializers.CharField()
+    stage = serializers.CharField()
+    counter = serializers.IntegerField(help_text="Position in the battle's dice stream.")
+    sides = serializers.IntegerField()
+    value = serializers.IntegerField()
+    needed = serializers.IntegerField(
+        allow_null=True, help_text="Hit on a value <= needed; null: the face itself counts."
+    )
+    hit = serializers.BooleanField(allow_null=True)
+
+
+class AAFireSerializer(serializers.Serializer):
+    side = serializers.CharField()
+    stage = serializers.CharField()
+    strength = serializers.IntegerField(help_text="Dice rolled, or the firepower total.")
+    hits = serializers.IntegerField()
+    rolls = AARollSerializer(many=True)
+
+
+class AARoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    attacker_hits = serializers.IntegerField()
+    defender_hits = serializers.IntegerField()
+    attacker_casualties = serializers.DictField(child=serializers.IntegerField())
+    defender_casualties = serializers.DictField(child=serializers.IntegerField())
+    fire = AAFireSerializer(many=True)
+
+
+class AABattleReportSerializer(serializers.Serializer):
+    rules = serializers.CharField()
+    edition = serializers.CharField()
+    winner = serializers.ChoiceField(choices=RESULTS)
+    attacker_survivors = serializers.DictField(child=serializers.IntegerField())
+    defender_survivors = serializers.DictField(child=serializers.IntegerField())
+    attacker_damaged = serializers.DictField(child=serializers.IntegerField())
+    defender_damaged = serializers.DictField(child=serializers.IntegerField())
+    rounds = AARoundSerializer(many=True)
+
+
+class AAOutcomeSerializer(serializers.Serializer):
+    attacker_left = serializers.DictField(child=serializers.IntegerField())
+    defender_left = serializers.DictField(child=serializers.IntegerField())
+    result = serializers.ChoiceField(choices=RESULTS)
+    probability = serializers.FloatField()
+
+
+class AAOddsSerializer(serializers.Serializer):
+    rules = serializers.CharField()
+    edition = serializers.CharField()
+    method = serializers.CharField()
+    attacker_wins = serializers.FloatField()
+    defender_wins = serializers.FloatField()
+    draw = serializers.FloatField()
+    stalemate = serializers.FloatField(help_text="Neither side can ever score again.")
+    expected_attacker_survivors = serializers.DictField(child=serializers.FloatField())
+    expected_defender_survivors = serializers.DictField(child=serializers.FloatField())
+    expected_ipc_swing = serializers.FloatField(
+        help_text="E[IPC the defender loses] - E[IPC the attacker loses]."
+    )
+    outcomes = AAOutcomeSerializer(many=True, help_text="Every end, most likely first.")
+
+
+# --- stored battles -------------------------------------------------------------------------
+
+
+class AAVerificationSerializer(serializers.Serializer):
+    procedure = serializers.CharField()
+    verified = serializers.BooleanField(
+        allow_null=True, help_text="null until the seed is revealed."
+    )
+
+
+class AABattleOutputSerializer(serializers.ModelSerializer):
+    closed = serializers.BooleanField(source="is_closed", read_only=True)
+    client_seed = serializers.SerializerMethodField()
+    seed = serializers.SerializerMethodField()
+    report = serializers.SerializerMethodField()
+    verification = serializers.SerializerMethodField()
+
+    class Meta:
+        model = AABattle
+        fields = (
+            "id",
+            "created_at",
+            "closed",
+            "closed_at",
+            "request",
+            "report",
+            "commitment",
+            "context",
+            "client_seed",
+            "seed",
+            "verification",
+        )
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_client_seed(self, battle: AABattle) -> str | None:
+        return battle.client_seed or None
+
+    @extend_schema_field(
+        serializers.CharField(allow_null=True, help_text="null until the battle is closed.")
+    )
+    def get_seed(self, battle: AABattle) -> str | None:
+        return battle.seed if battle.is_closed else None
+
+    @extend_schema_field(AABattleReportSerializer)
+    def get_report(self, battle: AABattle) -> dict[str, Any]:
+        return battle.report
+
+    @extend_schema_field(AAVerificationSerializer)
+    def get_verification(self, battle: AABattle) -> dict[str, Any]:
+        return aa_battle_verification(battle=battle)
+
+
+class AABattleCreatedOutputSerializer(AABattleOutputSerializer):
+    close_token = serializers.SerializerMethodField()
+
+    class Meta(AABattleOutputSerializer.Meta):
+        fields = (*AABattleOutputSerializer.Meta.fields, "close_token")
+
+    @extend_schema_field(
+        serializers.CharField(help_text="Reveals the seed via /close. Shown only this once.")
+    )
+    def get_close_token(self, battle: AABattle) -> str:
+        return self.context["close_token"]

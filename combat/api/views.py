@@ -1,0 +1,144 @@
+"""Endpoints of the A&A resolver, open to anonymous players.
+
+Correspondence players may not have accounts yet, so every view allows anonymous use; a signed-in
+requester is remembered and may close their battle without the token. Session authentication
+keeps DRF's CSRF check for signed-in browsers. Bodies are JSON only, so a form post is a 415
+rather than a half-parsed battle. Every refusal uses the project's one error shape
+(config.exceptions).
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.views import APIView
+
+from combat.api.serializers import (
+    AABattleCloseInputSerializer,
+    AABattleCreatedOutputSerializer,
+    AABattleCreateInputSerializer,
+    AABattleOutputSerializer,
+    AAOddsInputSerializer,
+    AAOddsSerializer,
+)
+from combat.axis_allies import battle_odds
+from combat.selectors import aa_battle_get
+from combat.services import aa_battle_close, aa_battle_create
+from config.exceptions import ErrorSerializer
+
+TAGS = ["combat: Axis & Allies"]
+BAD_INPUT = OpenApiResponse(
+    ErrorSerializer, description="Bad input: the field and what is allowed."
+)
+NOT_FOUND = OpenApiResponse(ErrorSerializer, description="No battle has this id (field 'id').")
+BATTLE_ID = OpenApiParameter(
+    "battle_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The id of the battle."
+)
+
+
+class CombatApi(APIView):
+    authentication_classes = [SessionAuthentication]
+    permission_classes = [AllowAny]
+    parser_classes = [JSONParser]
+
+
+class AAOddsApi(CombatApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="Exact odds of an A&A battle",
+        description="The probability of every way the battle can end, worked out exactly; "
+        'method "monte-carlo" samples instead, for comparison and for very large battles.',
+        operation_id="aa_odds",
+        request=AAOddsInputSerializer,
+        responses={
+            200: OpenApiResponse(AAOddsSerializer, description="The exact odds (or sampled)."),
+            400: BAD_INPUT,
+        },
+    )
+    def post(self, request: Request) -> Response:
+        serializer = AAOddsInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        odds = battle_odds(data.pop("attacker"), data.pop("defender"), **data)
+        return Response(odds.as_dict())
+
+
+class AABattleCreateApi(CombatApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="Resolve an A&A battle with verifiable server dice",
+        description="Rolls now and publishes the seed's SHA-256 commitment; the seed stays "
+        "secret until the battle is closed with the close_token, shown only in this answer.",
+        operation_id="aa_battle_create",
+        request=AABattleCreateInputSerializer,
+        responses={
+            201: OpenApiResponse(
+                AABattleCreatedOutputSerializer,
+                description="The battle, every roll with its counter, and the close_token.",
+            ),
+            400: BAD_INPUT,
+        },
+    )
+    def post(self, request: Request) -> Response:
+        serializer = AABattleCreateInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        client_seed = data.pop("client_seed")
+        created = aa_battle_create(
+            request_data=data, requester=request.user, client_seed=client_seed
+        )
+        context = {"close_token": created.close_token}
+        body = AABattleCreatedOutputSerializer(created.battle, context=context).data
+        url = reverse("combat:aa-battle-detail", args=[created.battle.id], request=request)
+        return Response(body, status=status.HTTP_201_CREATED, headers={"Location": url})
+
+
+class AABattleDetailApi(CombatApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="A stored A&A battle",
+        description="The seed is null until the battle is closed; then `verification` says "
+        "whether it reproduces every roll and matches the commitment.",
+        operation_id="aa_battle_retrieve",
+        parameters=[BATTLE_ID],
+        responses={
+            200: OpenApiResponse(AABattleOutputSerializer, description="The stored battle."),
+            404: NOT_FOUND,
+        },
+    )
+    def get(self, request: Request, battle_id: str) -> Response:
+        battle = aa_battle_get(battle_id=battle_id)
+        return Response(AABattleOutputSerializer(battle).data)
+
+
+class AABattleCloseApi(CombatApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="Close an A&A battle and reveal its seed",
+        description="Needs the close_token, or the signed-in user who created the battle. "
+        "Closing again answers the same.",
+        operation_id="aa_battle_close",
+        parameters=[BATTLE_ID],
+        request=AABattleCloseInputSerializer,
+        responses={
+            200: OpenApiResponse(
+                AABattleOutputSerializer, description="The closed battle, its seed revealed."
+            ),
+            400: BAD_INPUT,
+            403: OpenApiResponse(ErrorSerializer, description="Wrong or missing close_token."),
+            404: NOT_FOUND,
+        },
+    )
+    def post(self, request: Request, battle_id: str) -> Response:
+        serializer = AABattleCloseInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        token = serializer.validated_data["close_token"] or None
+        battle = aa_battle_close(battle_id=battle_id, close_token=token, user=request.user)
+        return Response(AABattleOutputSerializer(battle).data)
