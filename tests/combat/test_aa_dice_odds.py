@@ -271,3 +271,25 @@ def test_ten_thousand_seeded_battles_land_within_three_standard_errors(
         observed = winners.count(result) / runs
         error = sqrt(max(p * (1 - p), 1e-12) / runs)
         assert abs(observed - p) <= 3 * error + 1e-12, (result, observed, p)
+
+
+def test_published_artillery_against_infantry_for_a_2_ipc_territory():
+    """axisandallies.org, "Calculating combat results" (Spring 1942 series, case 1): each side
+    hits with 1/3; "1/9 both hit ... Net IPC change is (-4 + 3) = -1", "2/9 only attacker hits
+    ... (3 + 2) = 5", "2/9 only defender hits ... -4", "4/9 no hits. Combat repeats." Summed
+    over rounds: attacker 2/5, defender 2/5, both destroyed 1/5, and the article's expected net
+    (-1 + 10 - 8) / 5 = +1/5 IPC, which is our unit swing -3/5 plus 2 IPC x 2/5 for the land."""
+    odds = battle_odds({"artillery": 1}, {"infantry": 1})
+    assert odds3(odds) == pytest.approx((2 / 5, 2 / 5, 1 / 5))
+    assert odds.expected_ipc_swing == pytest.approx(-3 / 5)
+    assert odds.expected_ipc_swing + 2 * odds.attacker_wins == pytest.approx(1 / 5)
+
+
+def test_published_battleship_duel_from_the_aa_faq():
+    """Axis & Allies FAQ v1.4, section 16: two (one-hit, classic) battleships at 4/6 each:
+    "Hit Hit 16/36 Mutual Annihilation; Hit Miss 8/36 Attacker Wins; Miss Hit 8/36 Defender
+    Wins; Miss Miss 4/36 continue". Leaving with 32/36: draw 1/2, attacker 1/4, defender 1/4."""
+    odds = battle_odds({"battleship": 1}, {"battleship": 1}, edition="classic")
+    assert odds3(odds) == pytest.approx((1 / 4, 1 / 4, 1 / 2))
+    first_round = battle_odds({"battleship": 1}, {"battleship": 1}, edition="classic", rounds=1)
+    assert (first_round.draw, first_round.attacker_wins) == pytest.approx((16 / 36, 8 / 36))
