@@ -17,3 +17,4 @@ bench:
 	@scripts/bootstrap.sh test
 	@.venv/bin/python bench/healthz_and_ping.py
 	@.venv/bin/python bench/aa_odds.py
+	@.venv/bin/python bench/risk_odds.py

@@ -1,0 +1,80 @@
+"""``POST /api/combat/risk/odds``: exact odds of a Fast Risk battle before the attack.
+
+The envelope is checked for JSON types here; what the numbers mean (a commitment of at least 2,
+flanks only in a flanking attack...) is ``combat.risk_dice``'s to judge, and its errors name the
+field. Anonymous use is allowed, like the A&A calculator.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from combat import risk_dice
+from combat.api.serializers import StrictBooleanField, StrictEnvelopeSerializer, StrictIntegerField
+from combat.api.views import BAD_INPUT, CombatApi
+
+
+class RiskOddsInputSerializer(StrictEnvelopeSerializer):
+    attackers = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Armies taking part (the one staying behind not counted); null when flanking.",
+    )
+    defenders = StrictIntegerField(help_text="Armies defending.")
+    mode = serializers.ChoiceField(choices=risk_dice.MODES, default="normal")
+    reserves = StrictIntegerField(default=0, help_text="Committed mode: armies replacing losses.")
+    flanks = serializers.ListField(
+        child=StrictIntegerField(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Flanking mode: the armies of each flank, e.g. [15, 15].",
+    )
+    stop_below = StrictIntegerField(
+        default=0, help_text="Normal mode: stop once the attacker has this many or fewer left."
+    )
+    naval = StrictBooleanField(
+        default=False, help_text="Ship against ship: sink rolls after total defeats, capture."
+    )
+
+
+class RiskOutcomeSerializer(serializers.Serializer):
+    attackers_left = serializers.IntegerField()
+    flanks_left = serializers.ListField(child=serializers.IntegerField())
+    defenders_left = serializers.IntegerField()
+    captured = serializers.IntegerField()
+    defender_ship = serializers.CharField(allow_null=True)
+    probability = serializers.FloatField()
+
+
+class RiskOddsSerializer(serializers.Serializer):
+    mode = serializers.CharField()
+    attacker_wins = serializers.FloatField()
+    defender_wins = serializers.FloatField()
+    expected_attacker_losses = serializers.FloatField()
+    expected_defender_losses = serializers.FloatField()
+    expected_captures = serializers.FloatField()
+    outcomes = RiskOutcomeSerializer(many=True)
+    naval = serializers.DictField(child=serializers.FloatField(), allow_null=True)
+
+
+class RiskOddsApi(CombatApi):
+    @extend_schema(
+        tags=["combat: Fast Risk"],
+        summary="Exact odds of a Fast Risk battle",
+        description="Normal, committed, flanking or naval; every way the battle can end with "
+        "its probability, worked out exactly.",
+        operation_id="risk_odds",
+        request=RiskOddsInputSerializer,
+        responses={200: OpenApiResponse(RiskOddsSerializer), 400: BAD_INPUT},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = RiskOddsInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        odds = risk_dice.battle_odds(data.pop("attackers"), data.pop("defenders"), **data)
+        return Response(odds.as_dict())

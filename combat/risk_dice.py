@@ -1,0 +1,585 @@
+"""Risk battles of Nautical-but-Nice Fast Risk: one roll, a whole battle, and their exact odds.
+
+Modes (rule text "How to Campaign", "Naval Battles"; design.md §5):
+
+* ``normal``: the attacker rolls min(3, a) dice, the defender min(2, d); highest against highest,
+  ties to the defender. ``attackers`` counts the armies that take part: the one that must stay
+  behind is not counted. ``stop_below=k``: the attacker stops once it has k or fewer left.
+* ``committed``: the attacker commits ``attackers`` armies and rolls one die per committed army
+  still standing; the defender rolls commitment - 1 dice (or all it has) every roll, even when
+  the commitment has shrunk. Losses are replaced from ``reserves`` while any remain. The attack
+  ends only with all defenders or the whole commitment destroyed.
+* ``flanking``: ``flanks=[n1, n2, ...]``, each a committed block (its commitment is its starting
+  size) rolling in turn, first flank first. While two or more flanks stand, the attacker adds one
+  to one die of each roll, and a roll in which the defender loses every comparison captures one
+  of the defeated armies (kept apart, converted at the end of the turn; it does not fight). When
+  one flank remains the battle reverts to committed rules: no +1, no captures.
+
+Where the +1 goes: adding one to a die changes the sorted attacker dice in exactly one place (the
+top die of a run of equal values becomes one higher), so it can turn at most one comparison, from
+a tie into a win. It is therefore applied to the highest die whose comparison it turns; when no
+comparison can turn, it changes nothing. (``tests/combat/test_risk_dice.py`` checks this against
+trying the +1 on every die.)
+
+Naval (``naval=True``): the armies aboard fight (a ship's last army fights too; the ship sinks with
+it). After a roll in which a ship loses every comparison (a "total defeat"), both sides roll a
+die and the defeated ship sinks, with everyone aboard, if its die is lower (ties: it survives;
+probability 15/36). A ship whose last army falls is not rolled for: "Total defeat of a defending
+ship gives the attacker the option of letting the ship sink OR boarding her", so an emptied ship
+is the victor's to board (when the victorious ship still has 2 or more armies) or sink, and an
+attacking ship with no army left sinks. Commandeering a flanking ship whose own crew died is left
+to the game engine.
+
+Exact odds: one roll's distribution is counted exactly, in integers, by a dynamic programme over
+the faces 6..1 (``_roll_counts``; defender dice go first within a face, which gives ties to the
+defender); a battle's distribution
+comes from a second dynamic programme over its states in decreasing order of armies left (every
+roll destroys at least one army). Nothing is sampled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from math import comb
+from typing import Any, NamedTuple
+
+from combat.dice import Dice
+from combat.errors import CombatInputError
+
+MODES = ("normal", "committed", "flanking")
+MAX_ARMIES = 1000  # per side; keeps one request from holding a worker
+MAX_COMMITMENT = 60  # dice one side rolls at once in a committed roll
+P_SINK = 15 / 36  # the defeated ship's die is lower than the other's
+
+
+# --- one roll -----------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _roll_counts(n: int, m: int, bonus: bool) -> tuple[tuple[tuple[int, int], int], ...]:
+    """((attacker losses, defender losses), number of the 6^(n+m) rolls giving it).
+
+    Faces are placed from 6 down to 1. Placing k of the ``rem`` dice still unplaced on face v can
+    be done C(rem, k) ways; the rest go to lower faces later. A state is (i, j, used): attacker
+    and defender dice placed so far, capped at c = min(n, m) because dice below the compared pairs
+    never matter (a side that reaches c is settled at once, its other dice free on the lower
+    faces: (v-1)^rest ways), and whether the +1 has found a tie to turn. Placing ``a`` attacker
+    dice on v wins pairs i+1..i+a that no defender die has reached (k > j): defender dice go first
+    within a face, so ties go to the defender; the +1 can turn pair i+1 when the defender's
+    (i+1)-th die also shows v. Each state holds a polynomial over pairs won so far, packed into
+    one integer (``_SLOT`` bits a coefficient), so a transition is one big-integer operation.
+    """
+    c = min(n, m)
+    width = (n + m) * 3 + 1  # 6^(n+m) < 2^(3(n+m)): no coefficient overflows its slot
+    states: dict[tuple[int, int, bool], int] = {(0, 0, False): 1}
+    for v in range(6, 0, -1):
+        placed_d: dict[tuple[int, int, bool, bool], int] = {}
+        for (i, j, used), poly in states.items():
+            for b, ways in _placements(m - j if j < c else 0, v, c - j):
+                key = (i, j + b, used, j < i + 1 <= j + b)
+                placed_d[key] = placed_d.get(key, 0) + ways * poly
+        states = {}
+        for (i, j, used, tie_on_top), poly in placed_d.items():
+            for a, ways in _placements(n - i if i < c else 0, v, c - i):
+                won = max(0, i + a - max(i, j))
+                key = (i + a, j, used or (bonus and a >= 1 and tie_on_top))
+                states[key] = states.get(key, 0) + (ways * poly << (won * width))
+    mask = (1 << width) - 1
+    counts: dict[tuple[int, int], int] = {}
+    for (_i, _j, used), poly in states.items():
+        won = 0
+        while poly:
+            ways = poly & mask
+            if ways:
+                total = won + 1 if used else won
+                counts[(c - total, total)] = counts.get((c - total, total), 0) + ways
+            poly >>= width
+            won += 1
+    return tuple(sorted(counts.items()))
+
+
+@lru_cache(maxsize=None)
+def _placements(rem: int, v: int, room: int) -> tuple[tuple[int, int], ...]:
+    """(k, ways) for putting k of ``rem`` unplaced dice on face v, k < ``room`` kept apart and
+    k >= room lumped into k = room with the lumped dice's lower faces counted in."""
+    if rem == 0:
+        return ((0, 1),)
+    if v == 1:  # every die left shows 1
+        return ((min(rem, room), 1),)
+    result = [(k, comb(rem, k)) for k in range(min(rem, room - 1) + 1)] if room > 0 else []
+    if rem >= room:
+        lumped = sum(comb(rem, k) * (v - 1) ** (rem - k) for k in range(room, rem + 1))
+        result.append((room, lumped))
+    return tuple(result)
+
+
+@lru_cache(maxsize=4096)
+def _roll_distribution(n: int, m: int, bonus: bool) -> tuple[tuple[tuple[int, int], float], ...]:
+    """The same as ``_roll_counts``, as probabilities (exact rationals rounded once)."""
+    total = 6 ** (n + m)
+    return tuple((losses, ways / total) for losses, ways in _roll_counts(n, m, bonus))
+
+
+def roll_odds(
+    attacker_dice: int, defender_dice: int, *, attacker_bonus: int = 0
+) -> dict[tuple[int, int], float]:
+    """{(attacker losses, defender losses): probability} for one roll of these dice."""
+    n = _count("attacker_dice", attacker_dice, 1, MAX_COMMITMENT)
+    m = _count("defender_dice", defender_dice, 1, MAX_COMMITMENT)
+    if attacker_bonus not in (0, 1) or isinstance(attacker_bonus, bool):
+        raise CombatInputError("attacker_bonus", "must be 0 or 1 (+1 on one die)", (0, 1))
+    return dict(_roll_distribution(n, m, bool(attacker_bonus)))
+
+
+@dataclass(frozen=True)
+class RollReport:
+    """One roll: the dice (sorted, highest first), the +1 if any, and each comparison."""
+
+    attacker: tuple[int, ...]
+    defender: tuple[int, ...]
+    bonus_die: int | None  # index into ``attacker`` of the die that got +1
+    comparisons: tuple[tuple[int, int, str], ...]  # (attacker die, defender die, winner)
+    attacker_losses: int
+    defender_losses: int
+    counters: tuple[int, ...] = ()  # the dice stream counters, when the dice keep a log
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "attacker": list(self.attacker),
+            "defender": list(self.defender),
+            "bonus_die": self.bonus_die,
+            "comparisons": [list(c) for c in self.comparisons],
+            "attacker_losses": self.attacker_losses,
+            "defender_losses": self.defender_losses,
+            "counters": list(self.counters),
+        }
+
+
+def resolve_roll(
+    attacker_dice: int, defender_dice: int, *, attacker_bonus: int = 0, dice: Dice
+) -> RollReport:
+    """Roll the dice (attacker's first, then the defender's) and compare them."""
+    roll_odds(attacker_dice, defender_dice, attacker_bonus=attacker_bonus)  # validates
+    return _roll(attacker_dice, defender_dice, bool(attacker_bonus), dice)
+
+
+def _roll(n: int, m: int, bonus: bool, dice: Dice) -> RollReport:
+    log = getattr(dice, "log", None)
+    start = len(log) if log is not None else 0
+    att = sorted((dice.roll(6) for _ in range(n)), reverse=True)
+    dfn = sorted((dice.roll(6) for _ in range(m)), reverse=True)
+    counters = tuple(r.counter for r in log[start:]) if log is not None else ()
+    c = min(n, m)
+    bonus_die = None
+    if bonus:
+        # The highest top-of-a-run die that ties its defender die: +1 turns that comparison.
+        for k in range(c):
+            if (k == 0 or att[k - 1] != att[k]) and att[k] == dfn[k]:
+                bonus_die = k
+                break
+    shown = [v + 1 if k == bonus_die else v for k, v in enumerate(att)]
+    comparisons = tuple(
+        (shown[k], dfn[k], "attacker" if shown[k] > dfn[k] else "defender") for k in range(c)
+    )
+    won = sum(1 for *_dice, winner in comparisons if winner == "attacker")
+    return RollReport(tuple(shown), tuple(dfn), bonus_die, comparisons, c - won, won, counters)
+
+
+# --- a battle -----------------------------------------------------------------------------
+
+
+class BattleState(NamedTuple):
+    flanks: tuple[int, ...]  # armies standing in each flank (one entry unless flanking)
+    reserves: int  # committed mode: armies that replace losses
+    defenders: int
+    turn: int = 0  # index of the flank that rolls next
+    captured: int = 0
+    attacker_sunk: tuple[bool, ...] = ()  # naval: ships sunk by the sink roll
+    defender_sunk: bool = False
+
+
+@dataclass(frozen=True)
+class BattleSetup:
+    mode: str
+    commitments: tuple[int, ...]
+    stop_below: int
+    naval: bool
+
+    def dice(self, state: BattleState) -> tuple[int, int, bool]:
+        """(attacker dice, defender dice, +1 allowed) for the flank whose turn it is."""
+        standing = state.flanks[state.turn]
+        if self.mode == "normal":
+            return min(3, standing), min(2, state.defenders), False
+        defender_dice = min(max(1, self.commitments[state.turn] - 1), state.defenders)
+        live = sum(1 for f in state.flanks if f > 0)
+        return standing, defender_dice, self.mode == "flanking" and live >= 2
+
+
+class Chance:
+    """Exact outcomes: every roll result and sink roll with its probability."""
+
+    def roll(self, n: int, m: int, bonus: bool) -> list[tuple[float, tuple[int, int]]]:
+        return [(p, losses) for losses, p in _roll_distribution(n, m, bonus)]
+
+    def sinks(self) -> list[tuple[float, bool]]:
+        return [(P_SINK, True), (1 - P_SINK, False)]
+
+
+@dataclass
+class Rolling:
+    """Rolled outcomes from injected dice, each logged for the report."""
+
+    dice: Dice
+    rolls: list[RollReport] = field(default_factory=list)
+    sink_rolls: list[dict[str, Any]] = field(default_factory=list)
+
+    def roll(self, n: int, m: int, bonus: bool) -> list[tuple[float, tuple[int, int]]]:
+        report = _roll(n, m, bonus, self.dice)
+        self.rolls.append(report)
+        return [(1.0, (report.attacker_losses, report.defender_losses))]
+
+    def sinks(self) -> list[tuple[float, bool]]:
+        defeated, other = self.dice.roll(6), self.dice.roll(6)
+        self.sink_rolls.append(
+            {
+                "after_roll": len(self.rolls),
+                "defeated": defeated,
+                "other": other,
+                "sank": defeated < other,
+            }
+        )
+        return [(1.0, defeated < other)]
+
+
+def is_over(setup: BattleSetup, state: BattleState) -> bool:
+    if state.defenders == 0 or not any(state.flanks):
+        return True
+    return setup.mode == "normal" and state.flanks[0] <= setup.stop_below
+
+
+def step(setup: BattleSetup, state: BattleState, chance) -> list[tuple[float, BattleState]]:
+    """Every state one roll can lead to, with its probability (one when rolling)."""
+    n, m, bonus = setup.dice(state)
+    k = state.turn
+    results = []
+    for p, (att_lost, def_lost) in chance.roll(n, m, bonus):
+        flanks = list(state.flanks)
+        refill = min(att_lost, state.reserves)
+        flanks[k] -= att_lost - refill
+        captured = state.captured + (1 if bonus and def_lost == min(n, m) else 0)
+        base = state._replace(
+            flanks=tuple(flanks),
+            reserves=state.reserves - refill,
+            defenders=state.defenders - def_lost,
+            captured=captured,
+        )
+        for q, after in _sink_rolls(
+            setup, base, k, att_lost == min(n, m), def_lost == min(n, m), chance
+        ):
+            results.append((p * q, _next_turn(after)))
+    return results
+
+
+def _sink_rolls(setup, state, k, attacker_routed, defender_routed, chance):
+    """Naval total defeats: the routed ship rolls against the other and may sink."""
+    if not setup.naval:
+        return [(1.0, state)]
+    if attacker_routed and state.flanks[k] > 0:
+        sunk = state._replace(
+            flanks=_zeroed(state.flanks, k), attacker_sunk=_flagged(state.attacker_sunk, k)
+        )
+        return [(q, sunk if sinks else state) for q, sinks in chance.sinks()]
+    if defender_routed and state.defenders > 0:
+        sunk = state._replace(defenders=0, defender_sunk=True)
+        return [(q, sunk if sinks else state) for q, sinks in chance.sinks()]
+    return [(1.0, state)]  # a roll has at least one comparison: only one side can be routed
+
+
+def _zeroed(flanks: tuple[int, ...], k: int) -> tuple[int, ...]:
+    return flanks[:k] + (0,) + flanks[k + 1 :]
+
+
+def _flagged(flags: tuple[bool, ...], k: int) -> tuple[bool, ...]:
+    return flags[:k] + (True,) + flags[k + 1 :]
+
+
+def _next_turn(state: BattleState) -> BattleState:
+    size = len(state.flanks)
+    for offset in range(1, size + 1):
+        nxt = (state.turn + offset) % size
+        if state.flanks[nxt] > 0:
+            return state._replace(turn=nxt)
+    return state
+
+
+# --- inputs -------------------------------------------------------------------------------
+
+
+def _count(name: str, value: object, minimum: int, maximum: int = MAX_ARMIES) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise CombatInputError(name, f"must be a whole number >= {minimum}, got {value!r}")
+    if value > maximum:
+        raise CombatInputError(name, f"at most {maximum}, got {value}")
+    return value
+
+
+def build(attackers, defenders, *, mode, reserves, flanks, stop_below, naval):
+    """Validate a battle request: (setup, initial state)."""
+    if mode not in MODES:
+        raise CombatInputError("mode", f"unknown mode {mode!r}", MODES)
+    d = _count("defenders", defenders, 1)
+    r = _count("reserves", reserves, 0)
+    stop = _count("stop_below", stop_below, 0)
+    if not isinstance(naval, bool):
+        raise CombatInputError("naval", "must be true or false")
+    if mode == "flanking":
+        if attackers is not None:
+            raise CombatInputError("attackers", "a flanking attack gives its armies as flanks")
+        if not isinstance(flanks, Sequence) or isinstance(flanks, str) or len(flanks) < 2:
+            raise CombatInputError("flanks", "a flanking attack needs two or more flanks")
+        blocks = tuple(_count(f"flanks[{i}]", f, 2, MAX_COMMITMENT) for i, f in enumerate(flanks))
+        if r:
+            raise CombatInputError("reserves", "reserves reinforce committed attacks only")
+    else:
+        if flanks is not None:
+            raise CombatInputError("flanks", f"only for mode 'flanking', not {mode!r}")
+        low = 2 if mode == "committed" else 1
+        top = MAX_COMMITMENT if mode == "committed" else MAX_ARMIES
+        blocks = (_count("attackers", attackers, low, top),)
+        if r and mode != "committed":
+            raise CombatInputError("reserves", "reserves reinforce committed attacks only")
+    if stop and mode != "normal":
+        raise CombatInputError("stop_below", "only a normal attack may stop part way")
+    if sum(blocks) + r > MAX_ARMIES:
+        raise CombatInputError("attackers", f"at most {MAX_ARMIES} armies a side")
+    setup = BattleSetup(mode, blocks, stop, naval)
+    state = BattleState(blocks, r, d, attacker_sunk=(False,) * len(blocks))
+    return setup, state
+
+
+# --- reports and odds -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RiskBattleReport:
+    mode: str
+    winner: str  # "attacker" or "defender" (the attacker stopped or was destroyed)
+    flanks_left: tuple[int, ...]
+    reserves_left: int
+    defenders_left: int
+    captured: int
+    rolls: tuple[RollReport, ...]
+    sink_rolls: tuple[dict[str, Any], ...] = ()
+    attacker_ships_sunk: tuple[bool, ...] = ()
+    defender_ship: str | None = None  # naval: "sunk", "capturable", "afloat"
+
+    @property
+    def attackers_left(self) -> int:
+        return sum(self.flanks_left) + self.reserves_left
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode,
+            "winner": self.winner,
+            "attackers_left": self.attackers_left,
+            "flanks_left": list(self.flanks_left),
+            "reserves_left": self.reserves_left,
+            "defenders_left": self.defenders_left,
+            "captured": self.captured,
+            "rolls": [r.as_dict() for r in self.rolls],
+            "sink_rolls": list(self.sink_rolls),
+            "attacker_ships_sunk": list(self.attacker_ships_sunk),
+            "defender_ship": self.defender_ship,
+        }
+
+
+def _winner(state: BattleState) -> str:
+    return "attacker" if state.defenders == 0 and any(state.flanks) else "defender"
+
+
+def _defender_ship(setup: BattleSetup, state: BattleState) -> str | None:
+    if not setup.naval:
+        return None
+    if state.defender_sunk:
+        return "sunk"
+    if state.defenders > 0:
+        return "afloat"
+    return "capturable" if max(state.flanks) >= 2 else "sunk"
+
+
+def resolve_battle(
+    attackers: int | None,
+    defenders: int,
+    *,
+    mode: str = "normal",
+    reserves: int = 0,
+    flanks: Sequence[int] | None = None,
+    stop_below: int = 0,
+    naval: bool = False,
+    dice: Dice,
+) -> RiskBattleReport:
+    """Fight a battle to its end with injected dice; every roll is in the report."""
+    setup, state = build(
+        attackers,
+        defenders,
+        mode=mode,
+        reserves=reserves,
+        flanks=flanks,
+        stop_below=stop_below,
+        naval=naval,
+    )
+    rolling = Rolling(dice)
+    while not is_over(setup, state):
+        ((_p, state),) = step(setup, state, rolling)
+    return RiskBattleReport(
+        mode=mode,
+        winner=_winner(state),
+        flanks_left=state.flanks,
+        reserves_left=state.reserves,
+        defenders_left=state.defenders,
+        captured=state.captured,
+        rolls=tuple(rolling.rolls),
+        sink_rolls=tuple(rolling.sink_rolls),
+        attacker_ships_sunk=state.attacker_sunk if naval else (),
+        defender_ship=_defender_ship(setup, state),
+    )
+
+
+@dataclass(frozen=True)
+class RiskOutcome:
+    attackers_left: int
+    flanks_left: tuple[int, ...]
+    defenders_left: int
+    captured: int
+    probability: float
+    defender_ship: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "attackers_left": self.attackers_left,
+            "flanks_left": list(self.flanks_left),
+            "defenders_left": self.defenders_left,
+            "captured": self.captured,
+            "defender_ship": self.defender_ship,
+            "probability": self.probability,
+        }
+
+
+@dataclass(frozen=True)
+class RiskOdds:
+    mode: str
+    attacker_wins: float
+    defender_wins: float
+    expected_attacker_losses: float
+    expected_defender_losses: float
+    expected_captures: float
+    outcomes: tuple[RiskOutcome, ...]  # most likely first
+    naval: dict[str, float] | None = None  # sinking and capture chances
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode,
+            "attacker_wins": self.attacker_wins,
+            "defender_wins": self.defender_wins,
+            "expected_attacker_losses": self.expected_attacker_losses,
+            "expected_defender_losses": self.expected_defender_losses,
+            "expected_captures": self.expected_captures,
+            "outcomes": [o.as_dict() for o in self.outcomes],
+            "naval": self.naval,
+        }
+
+
+def battle_odds(
+    attackers: int | None,
+    defenders: int,
+    *,
+    mode: str = "normal",
+    reserves: int = 0,
+    flanks: Sequence[int] | None = None,
+    stop_below: int = 0,
+    naval: bool = False,
+) -> RiskOdds:
+    """The exact distribution of how the battle ends (see the module docstring). Cached."""
+    key_flanks = tuple(flanks) if isinstance(flanks, list | tuple) else flanks
+    build(
+        attackers,
+        defenders,
+        mode=mode,
+        reserves=reserves,
+        flanks=flanks,
+        stop_below=stop_below,
+        naval=naval,
+    )  # validate before hashing
+    return _battle_odds(attackers, defenders, mode, reserves, key_flanks, stop_below, naval)
+
+
+@lru_cache(maxsize=256)
+def _battle_odds(attackers, defenders, mode, reserves, flanks, stop_below, naval) -> RiskOdds:
+    setup, start = build(
+        attackers,
+        defenders,
+        mode=mode,
+        reserves=reserves,
+        flanks=flanks,
+        stop_below=stop_below,
+        naval=naval,
+    )
+    ends = solve(setup, start)
+    return _summarise(setup, start, ends)
+
+
+def solve(setup: BattleSetup, start: BattleState) -> list[tuple[float, BattleState]]:
+    """Every end state with its probability: states by decreasing armies left, each once."""
+    chance = Chance()
+    levels: dict[int, dict[BattleState, float]] = {}
+
+    def armies(s: BattleState) -> int:
+        return sum(s.flanks) + s.reserves + s.defenders
+
+    levels[armies(start)] = {start: 1.0}
+    ends: list[tuple[float, BattleState]] = []
+    while levels:
+        level = levels.pop(max(levels))
+        for state, p in level.items():
+            if is_over(setup, state):
+                ends.append((p, state))
+                continue
+            for q, nxt in step(setup, state, chance):
+                bucket = levels.setdefault(armies(nxt), {})
+                bucket[nxt] = bucket.get(nxt, 0.0) + p * q
+    return ends
+
+
+def _summarise(setup: BattleSetup, start: BattleState, ends) -> RiskOdds:
+    total_start = sum(start.flanks) + start.reserves
+    wins = att_lost = def_lost = captures = 0.0
+    naval = {"defender_ship_sunk": 0.0, "defender_ship_capturable": 0.0, "attacker_ship_sunk": 0.0}
+    outcomes: dict[tuple, float] = {}
+    for p, s in ends:
+        if _winner(s) == "attacker":
+            wins += p
+        att_lost += p * (total_start - sum(s.flanks) - s.reserves)
+        def_lost += p * (start.defenders - s.defenders)
+        captures += p * s.captured
+        ship = _defender_ship(setup, s)
+        if setup.naval:
+            naval["defender_ship_sunk"] += p if ship == "sunk" else 0.0
+            naval["defender_ship_capturable"] += p if ship == "capturable" else 0.0
+            naval["attacker_ship_sunk"] += p if any(s.attacker_sunk) or not any(s.flanks) else 0
+        key = (s.flanks, s.reserves, s.defenders, s.captured, ship)
+        outcomes[key] = outcomes.get(key, 0.0) + p
+    ranked = sorted(outcomes.items(), key=lambda item: -item[1])
+    return RiskOdds(
+        mode=setup.mode,
+        attacker_wins=wins,
+        defender_wins=1.0 - wins,
+        expected_attacker_losses=att_lost,
+        expected_defender_losses=def_lost,
+        expected_captures=captures,
+        outcomes=tuple(
+            RiskOutcome(sum(f) + r, f, d, cap, p, ship) for (f, r, d, cap, ship), p in ranked
+        ),
+        naval=naval if setup.naval else None,
+    )
