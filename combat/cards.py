@@ -65,6 +65,7 @@ from types import MappingProxyType
 from typing import Any, Literal, get_args
 
 from combat.dice import Dice
+from combat.errors import CombatInputError
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "classic-risk-map.json"
 
@@ -89,21 +90,11 @@ _FILE_SYMBOLS: Mapping[str, Symbol] = MappingProxyType(
 )
 
 
-class CardError(ValueError):
+class CardError(CombatInputError):
     """A card move the rules do not allow: ``field`` is where, ``allowed`` lists accepted values.
 
-    The same shape as the Axis & Allies ``CombatInputError``, so the HTTP layer can turn either
-    into a 400 whose body names the field; a ValueError so callers can catch it as bad input.
+    The shared resolver error, so the HTTP layer answers it with a 400 naming the field.
     """
-
-    def __init__(self, field: str, message: str, allowed: Iterable[object] | None = None) -> None:
-        self.field = field
-        self.message = message
-        self.allowed = sorted(str(a) for a in allowed) if allowed is not None else None
-        text = f"{field}: {message}"
-        if self.allowed is not None:
-            text += f" (allowed: {', '.join(self.allowed)})"
-        super().__init__(text)
 
 
 class CardDataError(ValueError):

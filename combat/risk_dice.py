@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import comb
 from typing import Any, NamedTuple
 
@@ -100,7 +100,7 @@ def _roll_counts(n: int, m: int, bonus: bool) -> tuple[tuple[tuple[int, int], in
     return tuple(sorted(counts.items()))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _placements(rem: int, v: int, room: int) -> tuple[tuple[int, int], ...]:
     """(k, ways) for putting k of ``rem`` unplaced dice on face v, k < ``room`` kept apart and
     k >= room lumped into k = room with the lumped dice's lower faces counted in."""
@@ -298,11 +298,11 @@ def _sink_rolls(setup, state, k, attacker_routed, defender_routed, chance):
 
 
 def _zeroed(flanks: tuple[int, ...], k: int) -> tuple[int, ...]:
-    return flanks[:k] + (0,) + flanks[k + 1 :]
+    return (*flanks[:k], 0, *flanks[k + 1 :])
 
 
 def _flagged(flags: tuple[bool, ...], k: int) -> tuple[bool, ...]:
-    return flags[:k] + (True,) + flags[k + 1 :]
+    return (*flags[:k], True, *flags[k + 1 :])
 
 
 def _next_turn(state: BattleState) -> BattleState:

@@ -19,7 +19,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from combat.axis_allies import CombatInputError
+from combat.errors import CombatInputError
 
 #: The field name used when the request body as a whole is at fault (not an object, not JSON).
 BODY = "body"

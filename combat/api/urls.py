@@ -2,12 +2,13 @@
 
 from django.urls import path
 
-from combat.api import risk, views
+from combat.api import poker, risk, views
 
 app_name = "combat"
 
 urlpatterns = [
     path("risk/odds", risk.RiskOddsApi.as_view(), name="risk-odds"),
+    path("poker/evaluate", poker.PokerEvaluateApi.as_view(), name="poker-evaluate"),
     path("aa/odds", views.AAOddsApi.as_view(), name="aa-odds"),
     path("aa/battles", views.AABattleCreateApi.as_view(), name="aa-battles"),
     path("aa/battles/<str:battle_id>", views.AABattleDetailApi.as_view(), name="aa-battle-detail"),

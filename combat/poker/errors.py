@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from combat.errors import CombatInputError
 
-class PokerInputError(ValueError):
+
+class PokerInputError(CombatInputError):
     """Malformed input (cards, a hand's set-up): ``field`` is where, ``allowed`` what is accepted.
 
     The same attributes as the Axis & Allies ``CombatInputError`` (``field``, ``message``,
@@ -25,7 +27,7 @@ class PokerInputError(ValueError):
         text = f"{field}: {message}"
         if self.allowed is not None and len(self.allowed) <= 12:
             text += f" (allowed: {', '.join(self.allowed)})"
-        super().__init__(text)
+        ValueError.__init__(self, text)  # the message differs from CombatInputError's: no 52 cards
 
 
 class IllegalAction(ValueError):

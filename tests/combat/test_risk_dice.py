@@ -22,7 +22,7 @@ def brute_force_roll(n: int, m: int, bonus: bool) -> dict[tuple[int, int], F]:
     for faces in itertools.product(range(1, 7), repeat=n + m):
         att, dfn = sorted(faces[:n], reverse=True), sorted(faces[n:], reverse=True)
         options = [att] + (
-            [sorted(att[:i] + [att[i] + 1] + att[i + 1 :], reverse=True) for i in range(n)]
+            [sorted([*att[:i], att[i] + 1, *att[i + 1 :]], reverse=True) for i in range(n)]
             if bonus
             else []
         )
