@@ -2,13 +2,15 @@
 
 from django.urls import path
 
-from combat.api import poker, risk, views
+from combat.api import france_1944, poker, risk, views, wif
 
 app_name = "combat"
 
 urlpatterns = [
     path("risk/odds", risk.RiskOddsApi.as_view(), name="risk-odds"),
     path("poker/evaluate", poker.PokerEvaluateApi.as_view(), name="poker-evaluate"),
+    path("wif/land", wif.CrtApi.as_view(), name="wif-land"),
+    path("france-1944", france_1944.CrtApi.as_view(), name="france-1944"),
     path("aa/odds", views.AAOddsApi.as_view(), name="aa-odds"),
     path("aa/battles", views.AABattleCreateApi.as_view(), name="aa-battles"),
     path("aa/battles/<str:battle_id>", views.AABattleDetailApi.as_view(), name="aa-battle-detail"),
