@@ -64,7 +64,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
-from combat.dice import Dice
+from combat.dice import Dice, shuffle
 from combat.errors import CombatInputError
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "classic-risk-map.json"
@@ -318,12 +318,8 @@ class Deck:
 
 
 def shuffled(cards: Sequence[Card], dice: Dice) -> tuple[Card, ...]:
-    """The cards in Fisher-Yates order: for i = n..2 swap positions i and dice.roll(i) (1-based)."""
-    order = list(cards)
-    for i in range(len(order), 1, -1):
-        j = dice.roll(i)
-        order[i - 1], order[j - 1] = order[j - 1], order[i - 1]
-    return tuple(order)
+    """The cards in Fisher-Yates order (``combat.dice.shuffle``)."""
+    return shuffle(cards, dice)
 
 
 def new_deck(dice: Dice) -> Deck:

@@ -29,9 +29,10 @@ import hashlib
 import hmac
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 _SPACE = 1 << 256
+T = TypeVar("T")
 
 
 @runtime_checkable
@@ -151,6 +152,20 @@ def verify(
         if sides < 2 or derive_roll(seed, context, counter, sides) != value:
             return False
     return True
+
+
+def shuffle(items: Sequence[T], dice: Dice) -> tuple[T, ...]:
+    """``items`` in Fisher-Yates order, drawn from ``dice`` so a shuffle is logged and replayable.
+
+    For ``i`` from ``n`` down to 2, ``j = dice.roll(i)`` and the items at positions ``i`` and ``j``
+    (1-based) swap: exactly ``n - 1`` rolls, so anyone can redo a shuffle by hand from the log.
+    Every deck of the project (Risk cards, poker cards) is shuffled this way.
+    """
+    order = list(items)
+    for i in range(len(order), 1, -1):
+        j = dice.roll(i)
+        order[i - 1], order[j - 1] = order[j - 1], order[i - 1]
+    return tuple(order)
 
 
 class RandomDice:

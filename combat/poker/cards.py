@@ -8,9 +8,9 @@ checked against the dice log.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
-from combat.dice import Dice
+from combat.dice import Dice, shuffle
 from combat.poker.errors import PokerInputError
 
 #: Ranks from lowest to highest (T is the ten) and suits (clubs, diamonds, hearts, spades).
@@ -67,12 +67,3 @@ def shuffled_deck(dice: Dice, exclude: Iterable[str] = ()) -> tuple[str, ...]:
     """
     excluded = frozenset(check_cards(exclude, field="exclude"))
     return shuffle(tuple(card for card in DECK if card not in excluded), dice)
-
-
-def shuffle(cards: Sequence[str], dice: Dice) -> tuple[str, ...]:
-    """``cards`` in Fisher-Yates order (see ``shuffled_deck``)."""
-    order = list(cards)
-    for i in range(len(order), 1, -1):
-        j = dice.roll(i)
-        order[i - 1], order[j - 1] = order[j - 1], order[i - 1]
-    return tuple(order)

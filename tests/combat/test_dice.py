@@ -100,3 +100,13 @@ def test_a_die_needs_two_sides():
 def test_random_dice_are_reproducible_from_their_seed():
     a, b = RandomDice(7), RandomDice(7)
     assert [a.roll() for _ in range(50)] == [b.roll() for _ in range(50)]
+
+
+def test_shuffle_is_fisher_yates_from_the_end():
+    """A B C D with rolls 2, 3, 1: i=4 swaps 4 and 2 -> A D C B; i=3 swaps 3 and 3 -> A D C B;
+    i=2 swaps 2 and 1 -> D A C B. Three rolls for four items."""
+    from combat.dice import shuffle
+
+    dice = FixedDice([2, 3, 1])
+    assert shuffle("ABCD", dice) == ("D", "A", "C", "B")
+    assert [r.sides for r in dice.log] == [4, 3, 2]
