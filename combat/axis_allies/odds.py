@@ -63,17 +63,19 @@ def battle_odds(
     """Exact odds of a battle (see the module docstring). Repeated queries hit a cache."""
     if method not in METHODS:
         raise CombatInputError("method", f"unknown method {method!r}", METHODS)
-    key = _cache_key(
-        attacker,
-        defender,
-        rules,
-        edition,
-        rounds,
-        attacker_order,
-        defender_order,
-        amphibious,
-        techs,
-        options,
+    key = _freeze(
+        {
+            "attacker": attacker,
+            "defender": defender,
+            "rules": rules,
+            "edition": edition,
+            "rounds": rounds,
+            "attacker_order": attacker_order,
+            "defender_order": defender_order,
+            "amphibious": amphibious,
+            "techs": techs if techs is not None else (),
+            "options": options,
+        }
     )
     if method == "monte-carlo":
         if not isinstance(runs, int) or isinstance(runs, bool) or not 1 <= runs <= MAX_RUNS:
@@ -82,72 +84,31 @@ def battle_odds(
     return _exact(key)
 
 
-def _cache_key(
-    attacker,
-    defender,
-    rules,
-    edition,
-    rounds,
-    attacker_order,
-    defender_order,
-    amphibious,
-    techs,
-    options,
-) -> tuple:
-    """A hashable form of the request; invalid input is left for build_setup to name."""
-
-    def freeze(value):
-        if isinstance(value, Mapping):
-            return ("map", tuple(sorted((str(k), freeze(v)) for k, v in value.items())))
-        if isinstance(value, list | tuple | set | frozenset):
-            return ("seq", tuple(freeze(v) for v in value))
-        if isinstance(value, BattleOptions):
-            return ("options", freeze(value.__dict__))
-        # Keep the type: True == 1 and 1.0 == 1 hash alike, but only 1 is a valid count.
-        return ("value", type(value).__name__, value)
-
-    return freeze(
-        (
-            attacker,
-            defender,
-            rules,
-            edition,
-            rounds,
-            attacker_order,
-            defender_order,
-            amphibious,
-            techs,
-            options,
-        )
-    )
+def _freeze(value: Any) -> tuple:
+    """A hashable form of the request, for the cache; invalid input is left for build_setup."""
+    if isinstance(value, Mapping):
+        return ("map", tuple(sorted((str(k), _freeze(v)) for k, v in value.items())))
+    if isinstance(value, list | tuple | set | frozenset):
+        return ("seq", tuple(_freeze(v) for v in value))
+    if isinstance(value, BattleOptions):
+        return ("options", _freeze(value.__dict__))
+    # Keep the type: True == 1 and 1.0 == 1 hash alike, but only 1 is a valid count.
+    return ("value", type(value).__name__, value)
 
 
-def _thaw(value):
-    if isinstance(value, tuple) and value and value[0] == "map":
+def _thaw(value: tuple) -> Any:
+    kind = value[0]
+    if kind == "map":
         return {k: _thaw(v) for k, v in value[1]}
-    if isinstance(value, tuple) and value and value[0] == "seq":
+    if kind == "seq":
         return [_thaw(v) for v in value[1]]
-    if isinstance(value, tuple) and value and value[0] == "options":
+    if kind == "options":
         return BattleOptions(**_thaw(value[1]))
     return value[2]
 
 
 def _setup_from_key(key: tuple) -> BattleSetup:
-    (attacker, defender, rules, edition, rounds, a_order, d_order, amphibious, techs, options) = (
-        _thaw(v) for v in key[1]
-    )
-    return build_setup(
-        attacker,
-        defender,
-        rules=rules,
-        edition=edition,
-        rounds=rounds,
-        attacker_order=a_order,
-        defender_order=d_order,
-        amphibious=amphibious,
-        techs=techs if techs is not None else (),
-        options=options,
-    )
+    return build_setup(**_thaw(key))
 
 
 @lru_cache(maxsize=512)
