@@ -18,3 +18,4 @@ bench:
 	@.venv/bin/python bench/healthz_and_ping.py
 	@.venv/bin/python bench/aa_odds.py
 	@.venv/bin/python bench/risk_odds.py
+	@.venv/bin/python bench/crt_resolutions.py
