@@ -317,6 +317,10 @@ def _next_turn(state: BattleState) -> BattleState:
 # --- inputs -------------------------------------------------------------------------------
 
 
+def _int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _count(name: str, value: object, minimum: int, maximum: int = MAX_ARMIES) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
         raise CombatInputError(name, f"must be a whole number >= {minimum}, got {value!r}")
@@ -335,8 +339,12 @@ def build(attackers, defenders, *, mode, reserves, flanks, stop_below, naval):
     if not isinstance(naval, bool):
         raise CombatInputError("naval", "must be true or false")
     if mode == "flanking":
-        if attackers is not None:
-            raise CombatInputError("attackers", "a flanking attack gives its armies as flanks")
+        if attackers is not None and (
+            not isinstance(flanks, Sequence) or attackers != sum(f for f in flanks if _int(f))
+        ):
+            raise CombatInputError(
+                "attackers", "a flanking attack gives its armies as flanks: null, or their sum"
+            )
         if not isinstance(flanks, Sequence) or isinstance(flanks, str) or len(flanks) < 2:
             raise CombatInputError("flanks", "a flanking attack needs two or more flanks")
         blocks = tuple(_count(f"flanks[{i}]", f, 2, MAX_COMMITMENT) for i, f in enumerate(flanks))

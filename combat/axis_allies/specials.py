@@ -92,12 +92,20 @@ def aa_fire(
     edition: str = "revised",
     order: list[str] | None = None,
 ) -> AAReport:
-    """Fire ``aa_guns`` AA guns (the number met on the way) at ``planes`` ({type: count})."""
+    """Fire ``aa_guns`` AA guns (the number met on the way) at ``planes``.
+
+    ``planes`` is {type: count}, or a plain number of planes (reported as "planes").
+    """
     rule_set, ed = get_rules(rules), load_edition(edition)
     encounters = _count("aa_guns", aa_guns, 1, maximum=100)
-    if not isinstance(planes, Mapping):
-        raise CombatInputError("planes", 'must be an object of counts, e.g. {"fighter": 3}')
-    air = [n for n, u in ed.units.items() if u.is_air]
+    if isinstance(planes, int) and not isinstance(planes, bool):
+        # A bare number counts planes of one kind, as the rule texts' examples do ("4 planes").
+        planes = {"planes": _count("planes", planes, 1)}
+        air = ["planes"]
+    elif isinstance(planes, Mapping):
+        air = [n for n, u in ed.units.items() if u.is_air]
+    else:
+        raise CombatInputError("planes", 'must be a count or an object, e.g. {"fighter": 3}')
     counts = {}
     for name, n in planes.items():
         if name not in air:
@@ -109,7 +117,9 @@ def aa_fire(
     if sum(counts.values()) > MAX_UNITS:
         raise CombatInputError("planes", f"at most {MAX_UNITS} aircraft")
     loss_order = (
-        list(order) if order is not None else sorted(counts, key=lambda n: (ed.units[n].cost, n))
+        list(order)
+        if order is not None
+        else sorted(counts, key=lambda n: (ed.units[n].cost if n in ed.units else 0, n))
     )
     needs_dice = rule_set.per_die or rule_set.key in ("lowluck", "chess-ryof6")
     chance = _chance(rules, dice, needs_dice)

@@ -266,3 +266,10 @@ def test_rockets_are_a_raid_without_aa():
     E = 11/6 -> 1, +1 on a die <= 5."""
     assert rocket_attack(2, rules="lowluck", dice=FixedDice([5])).damage == 2
     assert rocket_attack(2, rules="lowluck", dice=FixedDice([6])).damage == 1
+
+
+def test_aa_takes_a_plain_number_of_planes():
+    """The text counts planes ("If 4 airplanes attack"): a bare number works too."""
+    assert dict(aa_fire(4, rules="lowluck", dice=FixedDice([4])).lost) == {"planes": 1}
+    assert dict(aa_fire(8, rules="lowluck", dice=FixedDice([3])).lost) == {"planes": 1}
+    assert dict(aa_fire(8, rules="lowluck", dice=FixedDice([2])).lost) == {"planes": 2}

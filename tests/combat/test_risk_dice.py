@@ -253,3 +253,10 @@ def test_bad_input_names_the_field(kwargs, field):
     with pytest.raises(CombatInputError) as caught:
         battle_odds(kwargs.pop("attackers"), kwargs.pop("defenders"), **kwargs)
     assert caught.value.field == field
+
+
+def test_flanking_attackers_may_be_given_as_the_sum_of_the_flanks():
+    by_sum = battle_odds(4, 1, mode="flanking", flanks=[2, 2])
+    assert (
+        by_sum.attacker_wins == battle_odds(None, 1, mode="flanking", flanks=[2, 2]).attacker_wins
+    )
