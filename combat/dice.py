@@ -67,6 +67,13 @@ def commitment_of(seed: bytes | str) -> str:
     return hashlib.sha256(_as_bytes(seed)).hexdigest()
 
 
+def new_seed() -> str:
+    """A fresh secret server seed: 256 random bits as hex, from the operating system's CSPRNG."""
+    import secrets
+
+    return secrets.token_hex(32)
+
+
 def derive_roll(seed: bytes | str, context: str, counter: int, sides: int) -> int:
     """Roll ``counter`` of the stream (seed, context): the procedure in the module docstring."""
     _check_sides(sides)

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from combat.axis_allies import fight
-from combat.dice import SeededDice
+from combat.dice import SeededDice, new_seed
 from combat.models import AABattle
 from combat.selectors import parse_battle_id
 from config.exceptions import ForbiddenError, NotFoundError
@@ -58,7 +58,7 @@ def aa_battle_create(
     client_seed: str,
 ) -> AABattleCreated:
     """Roll the battle ``request_data`` describes with fresh server dice and store the proof."""
-    seed = secrets.token_hex(32)
+    seed = new_seed()
     close_token = secrets.token_urlsafe(24)
     with transaction.atomic():
         battle = AABattle.objects.create(

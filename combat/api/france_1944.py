@@ -5,7 +5,7 @@ The body is the arguments of ``combat.crt.france_1944.france_1944_odds`` as JSON
 column after the morale and control shifts, the die-roll modifier, how the modifier was made up,
 and the exact chance of every result letter. With ``resolve: true`` the server also rolls the die.
 
-Server dice: each resolution draws a fresh seed (``secrets.token_hex(32)``) and rolls with
+Server dice: each resolution draws a fresh seed (``combat.dice.new_seed``) and rolls with
 ``SeededDice(seed, context="france-1944:<uuid4>")``; the answer carries the roll with its counter,
 the seed's SHA-256 ``commitment`` and the ``context``. The seed is neither stored nor returned:
 this stand-alone roll is final, and nobody (the server included) can recompute it afterwards, so
@@ -19,7 +19,6 @@ The envelope is checked for JSON types here (unknown fields refused); what the v
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 from uuid import uuid4
 
@@ -42,7 +41,7 @@ from combat.api.serializers import (
 )
 from combat.api.views import BAD_INPUT, CombatApi
 from combat.crt.france_1944 import france_1944_odds, france_1944_resolve
-from combat.dice import SeededDice
+from combat.dice import SeededDice, new_seed
 
 TAGS = ["combat: France 1944"]
 
@@ -151,7 +150,7 @@ class CrtApi(CombatApi):
         attack, defense = data.pop("attack"), data.pop("defense")
         if not data.pop("resolve"):
             return Response(france_1944_odds(attack, defense, **data).as_dict())
-        dice = SeededDice(secrets.token_hex(32), context=f"france-1944:{uuid4()}")
+        dice = SeededDice(new_seed(), context=f"france-1944:{uuid4()}")
         result = france_1944_resolve(attack, defense, dice=dice, **data)
         body = {**result.as_dict(), "commitment": dice.commitment, "context": dice.context}
         return Response(body)

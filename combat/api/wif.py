@@ -18,7 +18,6 @@ judge, and its errors name the field (``modifiers.weather``...). Anonymous use i
 from __future__ import annotations
 
 import math
-import secrets
 from dataclasses import fields
 from typing import Any
 from uuid import uuid4
@@ -43,7 +42,7 @@ from combat.crt.wif import (
     wif_land_resolve,
     wif_tables,
 )
-from combat.dice import SeededDice
+from combat.dice import SeededDice, new_seed
 
 
 def _modifiers_schema() -> dict[str, Any]:
@@ -201,6 +200,6 @@ class CrtApi(CombatApi):
 
 def _resolve_with_server_dice(arguments: dict[str, Any]) -> dict[str, Any]:
     """Roll with a fresh secret seed; return the result, the commitment and the context."""
-    dice = SeededDice(secrets.token_hex(32), context=f"wif-land:{uuid4()}")
+    dice = SeededDice(new_seed(), context=f"wif-land:{uuid4()}")
     result = wif_land_resolve(**arguments, dice=dice)
     return {**result.as_dict(), "commitment": dice.commitment, "context": dice.context}

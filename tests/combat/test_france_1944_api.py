@@ -83,7 +83,7 @@ def test_resolve_rolls_server_dice_with_a_commitment(client):
 def test_the_roll_reproduces_from_the_seed(client, monkeypatch):
     """The seed is kept secret; with it, anyone can check the roll against the commitment."""
     seed = "ab" * 32
-    monkeypatch.setattr(api.secrets, "token_hex", lambda n: seed)
+    monkeypatch.setattr(api, "new_seed", lambda: seed)
     body = post(client, {**ATTACK, "resolve": True}).json()
     assert verify(seed, body["commitment"], body["context"], body["rolls"])
 

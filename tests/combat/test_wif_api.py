@@ -54,7 +54,7 @@ def test_codes_are_keyed_as_printed(client):
 
 
 def test_resolve_rolls_server_dice_with_a_commitment(client, monkeypatch):
-    monkeypatch.setattr(wif_api.secrets, "token_hex", lambda n: "s" * (2 * n))
+    monkeypatch.setattr(wif_api, "new_seed", lambda: "s" * 64)
     response = post(client, {"attack": 7.3, "defense": 2, "fractional_odds": True, "resolve": True})
     assert response.status_code == 200
     body = response.json()
