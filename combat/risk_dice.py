@@ -165,6 +165,17 @@ def resolve_roll(
     return _roll(attacker_dice, defender_dice, bool(attacker_bonus), dice)
 
 
+def roll_dice(attacker_dice: int, defender_dice: int, *, bonus: bool, dice: Dice) -> RollReport:
+    """One roll for a caller that has checked its own counts (the game engine): no upper bound.
+
+    ``resolve_roll`` caps a request at ``MAX_COMMITMENT`` dice to keep one HTTP request small; a
+    game's committed attack may legitimately roll more.
+    """
+    if attacker_dice < 1 or defender_dice < 0:
+        raise CombatInputError("dice", f"{attacker_dice} v {defender_dice} dice cannot be rolled")
+    return _roll(attacker_dice, defender_dice, bonus, dice)
+
+
 def _roll(n: int, m: int, bonus: bool, dice: Dice) -> RollReport:
     log = getattr(dice, "log", None)
     start = len(log) if log is not None else 0

@@ -1,4 +1,63 @@
 """The pure Fast Risk rules engine: ``apply(state, action, dice) -> (state, events)``.
 
 Standard library and ``combat`` only; a test fails on any Django, DRF, Channels or Celery import.
+The public contract (issue 6):
+
+- ``new_game(players, *, seed, options=Options()) -> GameState``
+- ``apply(state, action, dice) -> (GameState, list[Event])``, raising ``IllegalAction(reason)``
+- ``legal_actions(state, player) -> list[ActionSpec]``
+- ``pending_decisions(state) -> list[Decision]``
+- ``sample_action(state, player, rng) -> Action``
+- ``view_for(state, player | None) -> dict``, ``events_for(state, events, player)``
+- ``to_dict(state)`` / ``from_dict(d)``; ``action_from_dict(d)`` / ``Action.to_dict()``
+- ``game_dice(state)``: the verifiable dice of the next action.
 """
+
+from risk.rules.actions import (
+    ACTION_TYPES,
+    Action,
+    IllegalAction,
+    InvalidAction,
+    action_from_dict,
+)
+from risk.rules.board_map import BoardMap, MapError, load_map
+from risk.rules.engine import (
+    ActionSpec,
+    Decision,
+    apply,
+    game_dice,
+    legal_actions,
+    pending_decisions,
+)
+from risk.rules.sampler import NoAction, join_or_leave, sample_action
+from risk.rules.setup import new_game
+from risk.rules.state import GameState, Options, clone, from_dict, to_dict
+from risk.rules.views import events_for, view_for
+
+__all__ = [
+    "ACTION_TYPES",
+    "Action",
+    "ActionSpec",
+    "BoardMap",
+    "Decision",
+    "GameState",
+    "IllegalAction",
+    "InvalidAction",
+    "MapError",
+    "NoAction",
+    "Options",
+    "action_from_dict",
+    "apply",
+    "clone",
+    "events_for",
+    "from_dict",
+    "game_dice",
+    "join_or_leave",
+    "legal_actions",
+    "load_map",
+    "new_game",
+    "pending_decisions",
+    "sample_action",
+    "to_dict",
+    "view_for",
+]

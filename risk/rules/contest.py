@@ -1,0 +1,190 @@
+"""Playing an allied army: the declaration, challenges, the poker hand, and the allied turn.
+
+Rule text "Play Allied Army" and "Playing Poker"; design.md section 5. The hand itself is
+``combat.poker.draw`` (five-card draw with red queens); this module counts out the betting pots,
+hands the stashes and the poker draw pile to the hand, and settles it: pots, cards, and whether
+the declarer may play the ally (won, with a card of the ally's suit in the winning hand).
+"""
+
+from __future__ import annotations
+
+from combat import poker
+from combat.dice import Dice, shuffle
+from combat.poker.errors import IllegalAction as PokerIllegal
+from combat.poker.errors import PokerInputError
+from risk.rules import board
+from risk.rules.actions import Answer, Challenge, IllegalAction, Poker
+from risk.rules.board import Event
+from risk.rules.state import PLAYER, Contest, GameState, Seat
+from risk.rules.turns import advance, start_turn
+
+HAND_SIZE = 5
+POKER_MOVES = ("choose", "bet", "check", "call", "raise", "fold", "draw", "show", "muck")
+
+
+def pot_of(state: GameState, seat: Seat) -> int:
+    """The betting pot a seat would stake: counted before, or next turn's bonus counted now."""
+    return seat.pot if seat.pot is not None else board.stake(state, seat.id)
+
+
+def can_play_poker(state: GameState, seat: Seat) -> bool:
+    """A poker card in the stash and at least one army to ante."""
+    return bool(seat.poker_cards) and pot_of(state, seat) >= 1
+
+
+def challengers(state: GameState, declarer: str) -> list[Seat]:
+    return [
+        s for s in state.seats
+        if s.kind == PLAYER and s.alive and s.id != declarer and can_play_poker(state, s)
+    ]  # fmt: skip
+
+
+def declare(state: GameState, declarer: str, ally: str, dice: Dice, events: list[Event]) -> None:
+    """The turn is over; the declarer asks to play ``ally`` and the others may challenge."""
+    state.turn = None
+    events.append({"type": "ally_declared", "seat": declarer, "ally": ally})
+    state.contest = Contest(declarer=declarer, ally=ally)
+    if not challengers(state, declarer):
+        _play_ally(state, events)
+
+
+def asked(state: GameState) -> list[Seat]:
+    contest = state.contest
+    assert contest is not None
+    return [s for s in challengers(state, contest.declarer) if s.id not in contest.answers]
+
+
+def do_challenge(state: GameState, action: Challenge, seat: Seat, dice: Dice,
+                 events: list[Event]) -> None:  # fmt: skip
+    contest = _contest(state, "asking")
+    if seat not in asked(state):
+        raise IllegalAction("not-asked", f"{seat.id} has no challenge to answer")
+    contest.answers[seat.id] = action.contest
+    events.append({"type": "challenge", "seat": seat.id, "contest": action.contest})
+    if asked(state):
+        return
+    if not any(contest.answers.values()):
+        _play_ally(state, events)
+        return
+    declarer = state.seat(contest.declarer)
+    if not can_play_poker(state, declarer):  # rule text: cannot answer without a poker card
+        events.append({"type": "cannot_answer", "seat": declarer.id})
+        _finish(state, events)
+        return
+    contest.stage = "answer"
+
+
+def do_answer(state: GameState, action: Answer, dice: Dice, events: list[Event]) -> None:
+    contest = _contest(state, "answer")
+    if action.demur:
+        events.append({"type": "demurred", "seat": contest.declarer})
+        _finish(state, events)
+        return
+    entrants = [state.seat(contest.declarer)] + [
+        s for s in state.seats if contest.answers.get(s.id)
+    ]
+    needed = HAND_SIZE * len(entrants)
+    deck = state.poker_deck
+    if len(deck.draw) < needed and deck.discard:
+        deck.draw, deck.discard = deck.draw + list(shuffle(deck.discard, dice)), []
+    pots = {s.id: pot_of(state, s) for s in entrants}
+    try:
+        hand, hand_events = poker.start_hand(
+            [poker.Entrant(s.id, tuple(s.poker_cards), pots[s.id]) for s in entrants],
+            tuple(deck.draw),
+            red_queens_high=state.options.red_queens_high,
+        )
+    except PokerInputError as error:  # the deck cannot fill the hands: nobody plays
+        events.append({"type": "no_poker", "reason": error.message})
+        _finish(state, events)
+        return
+    for seat in entrants:
+        seat.poker_cards, seat.pot = [], None
+    deck.draw = []
+    contest.stage, contest.hand = "poker", hand
+    events += [{**e, "hand": True} for e in hand_events]
+
+
+def do_poker(state: GameState, action: Poker, seat: Seat, events: list[Event]) -> None:
+    contest = _contest(state, "poker")
+    assert contest.hand is not None
+    move = _poker_move(action, seat.id)
+    try:
+        hand, hand_events = poker.apply(contest.hand, move)
+    except (PokerIllegal, PokerInputError) as error:
+        reason = getattr(error, "reason", None) or getattr(error, "message", str(error))
+        raise IllegalAction(getattr(error, "code", "poker"), reason, field="move") from error
+    events += [{**e, "hand": True} for e in hand_events]
+    contest.hand = hand
+    if hand.result is not None:
+        _settle(state, events)
+
+
+def _poker_move(action: Poker, seat_id: str) -> poker.Action:
+    simple = {"bet": poker.Bet, "check": poker.Check, "call": poker.Call, "raise": poker.Raise,
+              "fold": poker.Fold, "show": poker.Show, "muck": poker.Muck}  # fmt: skip
+    if action.move in simple:
+        return simple[action.move](seat_id)
+    if action.move == "choose":
+        return poker.Choose(seat_id, action.cards)
+    if action.move == "draw":
+        return poker.Draw(seat_id, discard=action.cards, from_stash=action.from_stash)
+    raise IllegalAction("move", f"a poker move is one of {', '.join(POKER_MOVES)}", field="move")
+
+
+def _settle(state: GameState, events: list[Event]) -> None:
+    """Pots and cards back to the seats; the declarer plays the ally on a win in its suit."""
+    contest = state.contest
+    assert contest is not None and contest.hand is not None and contest.hand.result is not None
+    hand, result = contest.hand, contest.hand.result
+    pots = result.pots_after()
+    for hseat in hand.seats:
+        seat = state.seat(hseat.player)
+        seat.pot = pots[hseat.player]
+        seat.poker_cards = list(hseat.stash)  # unused stash cards go back to the stash
+        state.poker_deck.discard += list(hseat.hand) + list(hseat.discards)
+    state.poker_deck.draw = list(hand.deck)
+    contest.hand = None
+    declarer = hand.seats[0]
+    suits = set(state.seat(contest.ally).suits)
+    in_suit = any(card[1] in suits for card in declarer.hand)
+    won = declarer.player in result.winners or (
+        not result.showdown and declarer.status == poker.draw.IN
+    )
+    events.append({"type": "poker_settled", "declarer_won": won, "in_suit": won and in_suit,
+                   "pots": pots})  # fmt: skip
+    if won and in_suit and state.seat(contest.ally).alive:
+        _play_ally(state, events)
+    else:
+        _finish(state, events)
+
+
+def _play_ally(state: GameState, events: list[Event]) -> None:
+    """The declarer plays the ally's turn and takes any poker cards the ally held."""
+    contest = state.contest
+    assert contest is not None
+    declarer, ally = state.seat(contest.declarer), state.seat(contest.ally)
+    state.contest = None
+    if ally.poker_cards:
+        events.append({"type": "poker_cards_seized", "seat": declarer.id, "from": ally.id,
+                       "count": len(ally.poker_cards)})  # fmt: skip
+        declarer.poker_cards += ally.poker_cards
+        ally.poker_cards = []
+    events.append({"type": "ally_played", "seat": ally.id, "by": declarer.id})
+    start_turn(state, ally.id, declarer.actor, events, for_seat=declarer.id)
+
+
+def _finish(state: GameState, events: list[Event]) -> None:
+    contest = state.contest
+    assert contest is not None
+    state.contest = None
+    advance(state, contest.declarer, events)
+
+
+def _contest(state: GameState, stage: str) -> Contest:
+    contest = state.contest
+    if contest is None:
+        raise IllegalAction("no-contest", "nobody is declaring an allied army")
+    if contest.stage != stage:
+        raise IllegalAction("contest-stage", f"the declaration is at its {contest.stage} stage")
+    return contest

@@ -1,0 +1,338 @@
+"""The state of one game of Nautical-but-Nice Fast Risk, and its lossless JSON form.
+
+The state is plain data: dataclasses of ints, strings, lists and dicts, so equality, copying and
+serialisation are trivial and the Django adapter can map it to rows field by field. The engine
+never mutates a state it was given: ``apply`` works on ``clone(state)`` (copy on apply).
+
+Names: a *seat* is an army colour on the board (a player's army or an allied army); ``Seat.player``
+is the person playing it (None for an allied army, whose decisions the server's AI takes under the
+seat id). Territories and ships are owned by seats. Risk cards are territory names or ``"wild"``;
+poker cards are two-character strings ("Qh").
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any
+
+from combat.poker.draw import HandState
+from combat.poker.draw import Seat as PokerSeat
+
+SCHEMA_VERSION = 1
+
+PLAYER, ALLIED = "player", "allied"
+WILD = "wild"
+
+# Turn phases.
+SETUP, REINFORCE, CAMPAIGN, END, CONTEST, OVER = (
+    "setup",
+    "reinforce",
+    "campaign",
+    "end",
+    "contest",
+    "over",
+)
+
+# Battle kinds, modes and stages.
+LAND, NAVAL = "land", "naval"
+NORMAL, COMMITTED, FLANKING = "normal", "committed", "flanking"
+MODES = (NORMAL, COMMITTED, FLANKING)
+MOBILIZE, JOIN, ROLLING, WON, PRIZES = "mobilize", "join", "rolling", "won", "prizes"
+
+# Win conditions (design.md section 5: last player standing by default).
+LAST_STANDING, DOMINATION, ROUND_LIMIT = "last-standing", "domination", "round-limit"
+
+COLOURS = ("red", "blue", "green", "yellow", "black", "pink", "grey", "orange", "purple", "brown")
+
+
+@dataclass(frozen=True)
+class Options:
+    """Choices a game's players make at the start (each documented in risk/RULES.md)."""
+
+    win: str = LAST_STANDING
+    round_limit: int | None = None
+    red_queens_high: bool = True
+    map: str = "classic"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Options:
+        return cls(**data)
+
+
+@dataclass
+class Seat:
+    """One army colour: a player's army or an allied army."""
+
+    id: str
+    kind: str
+    player: str | None
+    colour: str
+    suits: list[str] = field(default_factory=list)
+    risk_cards: list[str] = field(default_factory=list)
+    poker_cards: list[str] = field(default_factory=list)
+    pot: int | None = None  # betting pot counted out for poker, None when not counted
+    alive: bool = True
+    set_up: bool = True  # False until a player has arranged their starting armies
+
+    @property
+    def actor(self) -> str:
+        """Who decides for this seat outside its own turn: the person, or the seat id (AI)."""
+        return self.player if self.player is not None else self.id
+
+
+@dataclass
+class Holding:
+    """One territory on the board: owner, armies, a factory, and captured armies held there."""
+
+    owner: str
+    armies: int
+    factory: bool = False
+    captured: dict[str, int] = field(default_factory=dict)  # original owner -> armies
+
+
+@dataclass
+class Ship:
+    """A ship at a station, its crew and its actions this turn."""
+
+    id: str
+    owner: str
+    station: str
+    armies: int
+    captured: dict[str, int] = field(default_factory=dict)
+    cruises: int = 0  # cruises it may still start this turn
+    moves: int = 0  # boat lengths left on its current cruise
+    cruising: bool = False
+    out_of_action: bool = False
+    ports: list[str] = field(default_factory=list)  # territories it picked up from this turn
+
+
+@dataclass
+class Flank:
+    """One committed block of a battle (the only block of a normal or committed attack)."""
+
+    source: str  # a territory name, or a ship id when ``ship``
+    ship: bool
+    commitment: int
+    standing: int
+    captured: int = 0
+    out: bool = False  # destroyed (or, for a ship, sunk or commandeered)
+
+
+@dataclass
+class Battle:
+    """A battle in progress: a land attack (maybe a landing) or a naval engagement."""
+
+    kind: str
+    mode: str
+    attacker: str
+    defender: str
+    target: str  # territory (land) or the attacked ship's id (naval)
+    flanks: list[Flank]
+    stage: str = ROLLING
+    next_flank: int = 0
+    defending_ships: list[str] = field(default_factory=list)  # naval: target first, then joiners
+    last_dice: int = 0  # attacker dice in the last roll (the normal move-in minimum)
+    rolls: int = 0
+    prizes: list[str] = field(default_factory=list)  # naval: emptied enemy ships to board or sink
+    mobilization: dict[str, Any] | None = None  # the cut and the dice waiting for a choice
+
+
+@dataclass
+class Contest:
+    """A declaration to play an allied army, its challengers and the poker hand, if any."""
+
+    declarer: str  # seat id
+    ally: str
+    answers: dict[str, bool] = field(default_factory=dict)  # seat id -> contests?
+    stage: str = "asking"  # asking -> answer (declarer: poker or demur) -> poker
+    hand: HandState | None = None
+
+
+@dataclass
+class Turn:
+    """Whose turn it is and what they have done in it."""
+
+    seat: str
+    controller: str  # the person (or AI seat id) taking the decisions
+    phase: str = REINFORCE
+    for_seat: str | None = None  # an allied turn: the player seat that plays it
+    to_place: int = 0
+    ships_to_place: list[int] = field(default_factory=list)  # crews of ships won by a turn-in
+    factories_to_place: int = 0
+    attacked: list[str] = field(default_factory=list)  # seats that had their mobilization bonus
+    locked: list[str] = field(default_factory=list)  # territories after a failed committed attack
+    took_territory: bool = False
+    transferred: bool = False
+
+
+@dataclass
+class Deck:
+    """A deck's draw pile (index 0 is the top) and discard pile."""
+
+    draw: list[str] = field(default_factory=list)
+    discard: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GameState:
+    """Everything about one game. ``seed`` is secret until the end (view_for strips it)."""
+
+    seed: str
+    options: Options
+    seats: list[Seat]
+    territories: dict[str, Holding]
+    ships: dict[str, Ship]
+    risk_deck: Deck
+    poker_deck: Deck
+    turn: Turn | None
+    first_seat: str
+    round: int = 1
+    turn_number: int = 0
+    actions: int = 0  # actions applied: the dice context of the next one (``game_dice``)
+    next_ship: int = 1
+    battle: Battle | None = None
+    contest: Contest | None = None
+    over: bool = False
+    winner: str | None = None
+    ranking: list[str] = field(default_factory=list)
+    created: dict[str, int] = field(default_factory=dict)  # army ledger: armies made, by source
+    lost: dict[str, int] = field(default_factory=dict)  # armies destroyed, by cause
+    version: int = SCHEMA_VERSION
+
+    # --- lookups (the engine's vocabulary) ---------------------------------------------------
+
+    def seat(self, seat_id: str) -> Seat:
+        for seat in self.seats:
+            if seat.id == seat_id:
+                return seat
+        raise KeyError(seat_id)
+
+    def seat_of_actor(self, actor: str) -> Seat | None:
+        """The seat a person plays (or the allied seat an AI speaks for)."""
+        for seat in self.seats:
+            if seat.player == actor or (seat.player is None and seat.id == actor):
+                return seat
+        return None
+
+    def owned(self, seat_id: str) -> list[str]:
+        return [name for name, holding in self.territories.items() if holding.owner == seat_id]
+
+    def ships_of(self, seat_id: str) -> list[Ship]:
+        return [ship for ship in self.ships.values() if ship.owner == seat_id]
+
+    def armies_on_board(self) -> int:
+        """Armies on territories and ships, captured ones and those fighting in a battle."""
+        total = sum(h.armies + sum(h.captured.values()) for h in self.territories.values())
+        total += sum(s.armies + sum(s.captured.values()) for s in self.ships.values())
+        if self.battle is not None:
+            total += sum(f.standing + f.captured for f in self.battle.flanks if not f.out)
+        return total
+
+
+def clone(state: GameState) -> GameState:
+    """A deep copy the engine may change freely, written out by hand: ``copy.deepcopy`` took 4 ms
+    a state, most of an action's time. The poker hand inside a contest is immutable: shared."""
+    turn, battle, contest = state.turn, state.battle, state.contest
+    return replace(
+        state,
+        seats=[
+            replace(s, suits=list(s.suits), risk_cards=list(s.risk_cards),
+                    poker_cards=list(s.poker_cards))
+            for s in state.seats
+        ],
+        territories={
+            name: Holding(h.owner, h.armies, h.factory, dict(h.captured))
+            for name, h in state.territories.items()
+        },
+        ships={k: replace(s, captured=dict(s.captured), ports=list(s.ports))
+               for k, s in state.ships.items()},
+        risk_deck=Deck(list(state.risk_deck.draw), list(state.risk_deck.discard)),
+        poker_deck=Deck(list(state.poker_deck.draw), list(state.poker_deck.discard)),
+        turn=None if turn is None else replace(
+            turn, ships_to_place=list(turn.ships_to_place), attacked=list(turn.attacked),
+            locked=list(turn.locked),
+        ),
+        battle=None if battle is None else replace(
+            battle, flanks=[replace(f) for f in battle.flanks],
+            defending_ships=list(battle.defending_ships), prizes=list(battle.prizes),
+            mobilization=copy.deepcopy(battle.mobilization),
+        ),
+        contest=None if contest is None else replace(contest, answers=dict(contest.answers)),
+        ranking=list(state.ranking),
+        created=dict(state.created),
+        lost=dict(state.lost),
+    )  # fmt: skip
+
+
+# --- JSON form ---------------------------------------------------------------------------------
+
+
+def to_dict(state: GameState) -> dict[str, Any]:
+    """The state as JSON-ready dicts and lists, versioned; ``from_dict`` inverts it exactly."""
+    data = asdict(state)
+    data["options"] = state.options.to_dict()
+    if state.contest is not None:
+        data["contest"]["hand"] = _hand_to_dict(state.contest.hand)
+    return data
+
+
+def from_dict(data: dict[str, Any]) -> GameState:
+    """The state written by ``to_dict``; refuses another schema version."""
+    if data.get("version") != SCHEMA_VERSION:
+        raise ValueError(f"version: state schema {data.get('version')!r} is not {SCHEMA_VERSION}")
+    data = copy.deepcopy(data)
+    battle = data.pop("battle")
+    contest = data.pop("contest")
+    turn = data.pop("turn")
+    return GameState(
+        **{
+            **data,
+            "options": Options.from_dict(data["options"]),
+            "seats": [Seat(**seat) for seat in data["seats"]],
+            "territories": {k: Holding(**v) for k, v in data["territories"].items()},
+            "ships": {k: Ship(**v) for k, v in data["ships"].items()},
+            "risk_deck": Deck(**data["risk_deck"]),
+            "poker_deck": Deck(**data["poker_deck"]),
+            "turn": Turn(**turn) if turn is not None else None,
+            "battle": _battle_from_dict(battle) if battle is not None else None,
+            "contest": _contest_from_dict(contest) if contest is not None else None,
+        }
+    )
+
+
+def _battle_from_dict(data: dict[str, Any]) -> Battle:
+    return Battle(**{**data, "flanks": [Flank(**f) for f in data["flanks"]]})
+
+
+def _contest_from_dict(data: dict[str, Any]) -> Contest:
+    return Contest(**{**data, "hand": _hand_from_dict(data["hand"])})
+
+
+def _hand_to_dict(hand: HandState | None) -> dict[str, Any] | None:
+    if hand is None:
+        return None
+    if hand.result is not None:
+        raise ValueError("a finished poker hand is settled, never stored")
+    data = asdict(hand)
+    data["seats"] = [{k: _listed(v) for k, v in seat.items()} for seat in data["seats"]]
+    data["deck"] = list(hand.deck)
+    return data
+
+
+def _hand_from_dict(data: dict[str, Any] | None) -> HandState | None:
+    if data is None:
+        return None
+    tuple_fields = {f.name for f in fields(PokerSeat) if f.name in ("stash", "hand", "discards")}
+    seats = tuple(
+        PokerSeat(**{k: tuple(v) if k in tuple_fields else v for k, v in seat.items()})
+        for seat in data["seats"]
+    )
+    return HandState(**{**data, "seats": seats, "deck": tuple(data["deck"])})
+
+
+def _listed(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value

@@ -1,0 +1,464 @@
+"""A turn from reinforcement to its end, the turn order, joining, leaving and the end of the game.
+
+Rule text "Reënforcing at Start of Turn", "Card Turn-in", "End of Player Turn", "Joining and
+Leaving Mid-Game"; decisions in risk/RULES.md.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from combat.cards import CardError, turn_in
+from combat.dice import Dice
+from combat.poker.cards import SUITS
+from risk.rules import board
+from risk.rules.actions import (
+    Discard,
+    EndTurn,
+    IllegalAction,
+    Join,
+    Place,
+    PlaceFactory,
+    PlaceShip,
+    Transfer,
+    TurnIn,
+)
+from risk.rules.board import Event
+from risk.rules.state import (
+    ALLIED,
+    CAMPAIGN,
+    DOMINATION,
+    END,
+    PLAYER,
+    REINFORCE,
+    ROUND_LIMIT,
+    WILD,
+    GameState,
+    Seat,
+    Turn,
+)
+
+REWARDS = ("armies", "factory", "ship")
+
+
+# --- starting a turn ----------------------------------------------------------------------------
+
+
+def start_turn(
+    state: GameState, seat_id: str, controller: str, events: list[Event], *,
+    for_seat: str | None = None,
+) -> None:  # fmt: skip
+    """Reinforcements (territories / 3 or the pot, continents, factories) and fresh ships."""
+    seat = state.seat(seat_id)
+    state.turn_number += 1
+    state.turn = Turn(seat=seat_id, controller=controller, for_seat=for_seat)
+    for ship in state.ships.values():
+        ship.cruises = 1 if ship.owner == seat_id else 0
+        ship.moves, ship.cruising, ship.out_of_action, ship.ports = 0, False, False, []
+    owned = state.owned(seat_id)
+    base, from_pot = 0, False
+    if owned:  # a pirate cannot reinforce, not even from poker winnings (pot kept for later)
+        if seat.pot is not None:
+            base, from_pot, seat.pot = seat.pot, True, None
+        else:
+            base = board.stake(state, seat_id)
+    factory_armies = 0
+    for name in owned:
+        if state.territories[name].factory:
+            state.territories[name].armies += board.FACTORY_ARMIES
+            factory_armies += board.FACTORY_ARMIES
+    board.create(state, "factory", factory_armies)
+    state.turn.to_place = base
+    events.append({"type": "turn_started", "seat": seat_id, "controller": controller,
+                   "turn_number": state.turn_number, "round": state.round,
+                   "reinforcements": base, "from_pot": from_pot,
+                   "factory_armies": factory_armies})  # fmt: skip
+
+
+def campaign_ready(state: GameState) -> None:
+    """Move from reinforcement to the campaign, once everything won has been placed."""
+    turn = _turn(state)
+    if turn.phase == CAMPAIGN:
+        return
+    if turn.phase != REINFORCE:
+        raise IllegalAction("wrong-phase", f"the campaign is over (phase {turn.phase})")
+    seat = state.seat(turn.seat)
+    if turn.to_place:
+        raise IllegalAction("place-first", f"place your {turn.to_place} reinforcements first")
+    if turn.ships_to_place:
+        raise IllegalAction("place-first", "launch the ship you won first (place_ship)")
+    if len(seat.risk_cards) >= board.MUST_TURN_IN_AT and state.owned(seat.id):
+        raise IllegalAction(
+            "must-turn-in",
+            f"you hold {len(seat.risk_cards)} Risk cards: turn in a set first (5 or more)",
+        )
+    turn.phase = CAMPAIGN
+
+
+def _turn(state: GameState) -> Turn:
+    if state.turn is None:
+        raise IllegalAction("no-turn", "the game has not started")
+    return state.turn
+
+
+# --- reinforcement ------------------------------------------------------------------------------
+
+
+def do_turn_in(state: GameState, action: TurnIn, dice: Dice, events: list[Event]) -> None:
+    turn = _require_phase(state, REINFORCE)
+    seat = state.seat(turn.seat)
+    if action.reward not in REWARDS:
+        raise IllegalAction("reward", f"reward is one of {', '.join(REWARDS)}", field="reward")
+    owned = state.owned(seat.id)
+    if not owned:
+        raise IllegalAction("pirate", "a pirate cannot reinforce: no turn-in without a territory")
+    if action.reward == "ship" and not board.coastal_stations(state, owned):
+        raise IllegalAction("no-coast", "no shipbuilding without a coastline", field="reward")
+    try:
+        result = turn_in(
+            [board.card_of(state, c) for c in seat.risk_cards],
+            [board.card_of(state, c) for c in action.cards],
+            reward=action.reward,  # type: ignore[arg-type]
+            owned_territories=owned,
+            dice=dice,
+        )
+    except CardError as error:
+        raise IllegalAction("card-set", error.message, field="cards") from error
+    except KeyError as error:
+        raise IllegalAction("card-set", f"no such card {error}", field="cards") from error
+    seat.risk_cards = [c.territory if c.territory is not None else WILD for c in result.hand]
+    state.risk_deck.discard += list(action.cards)
+    turn.to_place += result.armies
+    turn.factories_to_place += result.factories
+    if result.ship_armies is not None:
+        turn.ships_to_place.append(result.ship_armies)
+    for name, armies in result.territory_bonus.items():
+        state.territories[name].armies += armies
+        board.create(state, "cards", armies)
+    events.append({"type": "turned_in", "seat": seat.id, "cards": list(action.cards),
+                   "reward": action.reward, "rolls": list(result.rolls),
+                   "territory_bonus": dict(result.territory_bonus)})  # fmt: skip
+
+
+def do_place(state: GameState, action: Place, events: list[Event]) -> None:
+    turn = _require_phase(state, REINFORCE)
+    _own_territory(state, turn.seat, action.territory, "territory")
+    if not 1 <= action.armies <= turn.to_place:
+        raise IllegalAction(
+            "armies", f"place 1 to {turn.to_place} armies, not {action.armies}", field="armies"
+        )
+    state.territories[action.territory].armies += action.armies
+    turn.to_place -= action.armies
+    board.create(state, "reinforcement", action.armies)
+    events.append({"type": "placed", "seat": turn.seat, "territory": action.territory,
+                   "armies": action.armies})  # fmt: skip
+
+
+def do_place_ship(state: GameState, action: PlaceShip, events: list[Event]) -> None:
+    turn = _require_phase(state, REINFORCE)
+    if not turn.ships_to_place:
+        raise IllegalAction("no-ship", "you have no new ship to launch")
+    stations = board.coastal_stations(state, state.owned(turn.seat))
+    if action.station not in stations:
+        raise IllegalAction("station", f"{action.station!r} is not off one of your coasts",
+                            field="station")  # fmt: skip
+    crew = turn.ships_to_place.pop(0)
+    ship = board.new_ship(state, turn.seat, action.station, crew)
+    board.create(state, "ship", crew)
+    events.append({"type": "ship_launched", "seat": turn.seat, "ship": ship.id,
+                   "station": action.station, "armies": crew})  # fmt: skip
+
+
+# --- end of the turn ----------------------------------------------------------------------------
+
+
+def do_end_campaign(state: GameState, dice: Dice, events: list[Event]) -> None:
+    """Cards for a conquest, captured armies converted; factories, transfer and discards follow."""
+    campaign_ready(state)
+    turn = _turn(state)
+    if state.battle is not None:
+        raise IllegalAction("battle", "finish the battle first")
+    turn.phase = END
+    seat = state.seat(turn.seat)
+    if turn.took_territory:
+        # An allied army's conquest gives its player the extra cards (RULES.md: allied cards).
+        taker = state.seat(turn.for_seat) if turn.for_seat else seat
+        events.append(board.give_cards(state, taker, 1, 1, dice))
+    converted = 0
+    for holding in state.territories.values():
+        if holding.owner == seat.id and holding.captured:
+            converted += sum(holding.captured.values())
+            holding.armies += sum(holding.captured.values())
+            holding.captured = {}
+    for ship in state.ships.values():
+        ship.cruising, ship.moves = False, 0
+        if ship.owner == seat.id and ship.captured:
+            converted += sum(ship.captured.values())
+            ship.armies += sum(ship.captured.values())
+            ship.captured = {}
+    if not factory_sites(state):
+        turn.factories_to_place = 0
+    events.append({"type": "campaign_ended", "seat": seat.id, "converted": converted})
+
+
+def factory_sites(state: GameState) -> list[str]:
+    turn = _turn(state)
+    return [n for n in state.owned(turn.seat) if not state.territories[n].factory]
+
+
+def do_place_factory(state: GameState, action: PlaceFactory, events: list[Event]) -> None:
+    turn = _require_phase(state, END)
+    if not turn.factories_to_place:
+        raise IllegalAction("no-factory", "you have no factory to place")
+    if action.territory not in factory_sites(state):
+        raise IllegalAction(
+            "territory", "a factory goes on an own territory without one", field="territory"
+        )
+    state.territories[action.territory].factory = True
+    turn.factories_to_place -= 1
+    if not factory_sites(state):
+        turn.factories_to_place = 0
+    events.append({"type": "factory_built", "seat": turn.seat, "territory": action.territory})
+
+
+def do_transfer(state: GameState, action: Transfer, events: list[Event]) -> None:
+    turn = _require_phase(state, END)
+    if turn.transferred:
+        raise IllegalAction("transferred", "one troop transfer per turn")
+    _own_territory(state, turn.seat, action.source, "source")
+    _own_territory(state, turn.seat, action.destination, "destination")
+    if action.destination == action.source:
+        raise IllegalAction("destination", "transfer to another territory", field="destination")
+    if action.destination not in connected(state, action.source):
+        raise IllegalAction(
+            "not-connected",
+            f"no path of your own territories from {action.source} to {action.destination}",
+            field="destination",
+        )
+    room = state.territories[action.source].armies - 1
+    if not 1 <= action.armies <= room:
+        raise IllegalAction("armies", f"move 1 to {room} armies (one stays)", field="armies")
+    state.territories[action.source].armies -= action.armies
+    state.territories[action.destination].armies += action.armies
+    turn.transferred = True
+    events.append({"type": "transferred", "seat": turn.seat, "source": action.source,
+                   "destination": action.destination, "armies": action.armies})  # fmt: skip
+
+
+def connected(state: GameState, start: str) -> set[str]:
+    """Own territories reachable from ``start`` over own territories."""
+    owner = state.territories[start].owner
+    bmap = board.board_map(state)
+    seen, todo = {start}, deque([start])
+    while todo:
+        for nxt in bmap.territories[todo.popleft()].adjacent:
+            if nxt not in seen and state.territories[nxt].owner == owner:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def discard_holder(state: GameState) -> Seat:
+    """Whose poker stash the five-card limit applies to at this turn's end: the player's."""
+    turn = _turn(state)
+    return state.seat(turn.for_seat or turn.seat)
+
+
+def do_discard(state: GameState, action: Discard, events: list[Event]) -> None:
+    _require_phase(state, END)
+    seat = discard_holder(state)
+    excess = len(seat.poker_cards) - board.POKER_LIMIT
+    if excess <= 0:
+        raise IllegalAction("no-discard", "you hold five poker cards or fewer")
+    if len(action.cards) != excess or not _holds(seat.poker_cards, action.cards):
+        raise IllegalAction("cards", f"discard exactly {excess} of your poker cards", field="cards")
+    for card in action.cards:
+        seat.poker_cards.remove(card)
+    state.poker_deck.discard += list(action.cards)
+    events.append({"type": "discarded", "seat": seat.id, "count": excess})
+
+
+def check_end_turn(state: GameState, action: EndTurn) -> None:
+    turn = _require_phase(state, END)
+    if turn.factories_to_place:
+        raise IllegalAction("place-factory", "place the factory you won first")
+    if len(discard_holder(state).poker_cards) > board.POKER_LIMIT:
+        raise IllegalAction("discard", "discard down to five poker cards first")
+    if action.ally is not None:
+        if turn.for_seat is not None or state.seat(turn.seat).kind != PLAYER:
+            raise IllegalAction("ally", "only a player's own turn ends with playing an ally",
+                                field="ally")  # fmt: skip
+        live = [s.id for s in board.live_allies(state)]
+        if action.ally not in live:
+            raise IllegalAction("ally", f"no live allied army {action.ally!r}; live: {live}",
+                                field="ally")  # fmt: skip
+
+
+def advance(state: GameState, after: str, events: list[Event]) -> None:
+    """The next living player after seat ``after`` takes a turn (a new round after the last)."""
+    state.turn = None
+    if finish_if_over(state, events):
+        return
+    players = [s for s in state.seats if s.kind == PLAYER]
+    ids = [s.id for s in players]
+    first = ids.index(state.first_seat) if state.first_seat in ids else 0
+    order = players[first:] + players[:first]
+    position = next((i for i, s in enumerate(order) if s.id == after), len(order) - 1)
+    for step in range(1, len(order) + 1):
+        index = (position + step) % len(order)
+        candidate = order[index]
+        if candidate.alive and candidate.set_up:
+            if index <= position:
+                state.round += 1
+                limit = state.options.round_limit
+                if state.options.win == ROUND_LIMIT and limit is not None and state.round > limit:
+                    end_game(state, None, "round-limit", events)
+                    return
+            start_turn(state, candidate.id, candidate.actor, events)
+            return
+    end_game(state, None, "no-players", events)
+
+
+def finish_if_over(state: GameState, events: list[Event]) -> bool:
+    if state.over:
+        return True
+    players = board.active_players(state)
+    if len(players) <= 1:
+        end_game(state, players[0].id if players else None, "last-standing", events)
+        return True
+    if state.options.win == DOMINATION:
+        owners = {h.owner for h in state.territories.values()}
+        if len(owners) == 1:
+            end_game(state, owners.pop(), "domination", events)
+            return True
+    return False
+
+
+def end_game(state: GameState, winner: str | None, how: str, events: list[Event]) -> None:
+    state.over, state.battle, state.contest = True, None, None
+    state.turn = None
+    state.ranking = ranking(state)
+    state.winner = winner if winner is not None else (state.ranking[0] if how == "round-limit"
+                                                      else None)  # fmt: skip
+    events.append({"type": "game_over", "how": how, "winner": state.winner,
+                   "ranking": state.ranking, "seed": state.seed})  # fmt: skip
+
+
+def ranking(state: GameState) -> list[str]:
+    """Players by territories held, then armies (design.md: the round-limit ranking)."""
+
+    def strength(seat: Seat) -> tuple[int, int]:
+        held = state.owned(seat.id)
+        armies = sum(state.territories[t].armies for t in held)
+        armies += sum(s.armies for s in state.ships_of(seat.id))
+        return (len(held), armies)
+
+    players = [s for s in state.seats if s.kind == PLAYER]
+    return [s.id for s in sorted(players, key=strength, reverse=True)]
+
+
+# --- joining and leaving ------------------------------------------------------------------------
+
+
+def do_join(state: GameState, action: Join, dice: Dice, events: list[Event]) -> None:
+    current = state.seat_of_actor(action.player)
+    if current is not None and current.alive:
+        raise IllegalAction("already-playing", f"{action.player} already plays {current.id}")
+    if state.turn is None:
+        raise IllegalAction("setting-up", "join once the set-up is over")
+    ally = next((s for s in board.live_allies(state) if s.id == action.ally), None)
+    if ally is None:
+        live = [s.id for s in board.live_allies(state)]
+        raise IllegalAction("ally", f"no live allied army {action.ally!r}; live: {live}",
+                            field="ally")  # fmt: skip
+    if _busy(state, ally.id):
+        raise IllegalAction("ally-busy", f"{ally.id} is in play right now; join after this turn",
+                            field="ally")  # fmt: skip
+    if current is not None:
+        current.player = None  # the eliminated seat keeps its id; the person moves on
+    ally.kind, ally.player = PLAYER, action.player
+    deal_suits(state)
+    events.append({"type": "joined", "player": action.player, "seat": ally.id})
+    events.append(board.give_cards(state, ally, 2, 1, dice))
+
+
+def leave(state: GameState, seat: Seat, events: list[Event]) -> bool:
+    """The seat becomes an allied army (its poker cards stay). True if its turn was cut short."""
+    refusal = leave_refusal(state, seat)
+    if refusal is not None:
+        raise IllegalAction("busy", refusal)
+    person = seat.player
+    seat.kind, seat.player, seat.set_up = ALLIED, None, True
+    deal_suits(state)
+    events.append({"type": "left", "player": person, "seat": seat.id})
+    return state.turn is not None and state.turn.seat == seat.id
+
+
+def leave_refusal(state: GameState, seat: Seat) -> str | None:
+    """Why the seat cannot leave right now (None: it can)."""
+    if _busy(state, seat.id, battle_only=True) or (
+        state.contest is not None and seat.id in _contest_seats(state)
+    ):
+        return "finish the battle or poker hand you are in first"
+    if (
+        state.turn is not None
+        and state.turn.controller == seat.actor
+        and state.turn.seat != seat.id
+    ):
+        return "finish the allied army's turn you are playing first"
+    return None
+
+
+def deal_suits(state: GameState) -> None:
+    """Suits dealt round-robin over the live allied armies in seat order (RULES.md: suits)."""
+    allies = [s for s in state.seats if s.kind == ALLIED]
+    for seat in state.seats:
+        seat.suits = []
+    live = [s for s in allies if s.alive] or allies
+    for i, suit in enumerate(SUITS):
+        if live:
+            live[i % len(live)].suits.append(suit)
+
+
+def _busy(state: GameState, seat_id: str, *, battle_only: bool = False) -> bool:
+    battle = state.battle
+    if battle is not None and seat_id in (battle.attacker, battle.defender):
+        return True
+    if battle_only:
+        return False
+    if state.turn is not None and state.turn.seat == seat_id:
+        return True
+    return state.contest is not None and state.contest.ally == seat_id
+
+
+def _contest_seats(state: GameState) -> set[str]:
+    contest = state.contest
+    assert contest is not None
+    return {contest.declarer} | {s for s, yes in contest.answers.items() if yes}
+
+
+# --- small checks -------------------------------------------------------------------------------
+
+
+def _require_phase(state: GameState, phase: str) -> Turn:
+    turn = _turn(state)
+    if turn.phase != phase:
+        raise IllegalAction("wrong-phase", f"not now: the turn is in its {turn.phase} phase")
+    return turn
+
+
+def _own_territory(state: GameState, seat_id: str, name: str, field: str) -> None:
+    holding = state.territories.get(name)
+    if holding is None:
+        raise IllegalAction("territory", f"no territory {name!r}", field=field)
+    if holding.owner != seat_id:
+        raise IllegalAction("not-yours", f"{name} is held by {holding.owner}", field=field)
+
+
+def _holds(hand: list[str], cards: tuple[str, ...]) -> bool:
+    left = list(hand)
+    for card in cards:
+        if card not in left:
+            return False
+        left.remove(card)
+    return True

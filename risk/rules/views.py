@@ -1,0 +1,90 @@
+"""What one player may see: ``view_for`` and ``events_for`` strip hidden information.
+
+Hidden (rule text and design.md section 2): the cards in another seat's hands (Risk and poker),
+the order of both decks and the poker deck inside a hand, the seed until the game is over, and
+the cards inside another player's private events. Everything else is public: the board, every
+ship's crew, pots, counts of cards, the battle and the declaration in progress. An allied army's
+cards are hidden too (the AI that speaks for it sees them through its seat id).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from combat import poker
+from combat.dice import commitment_of
+from risk.rules.board import Event
+from risk.rules.engine import legal_actions, pending_decisions
+from risk.rules.state import GameState
+
+_PRIVATE_KEYS = ("cards", "discards", "private_to")
+
+
+def view_for(state: GameState, player: str | None) -> dict[str, Any]:
+    """The state as ``player`` (a person, an allied seat's id, or None for a spectator) sees it."""
+    me = state.seat_of_actor(player) if player is not None else None
+    seats = []
+    for seat in state.seats:
+        public = {
+            "id": seat.id, "kind": seat.kind, "player": seat.player, "colour": seat.colour,
+            "suits": list(seat.suits), "alive": seat.alive, "set_up": seat.set_up,
+            "pot": seat.pot, "risk_cards": len(seat.risk_cards),
+            "poker_cards": len(seat.poker_cards),
+        }  # fmt: skip
+        if me is not None and seat.id == me.id:
+            public["risk_hand"] = list(seat.risk_cards)
+            public["poker_hand"] = list(seat.poker_cards)
+        seats.append(public)
+    view: dict[str, Any] = {
+        "version": state.version,
+        "options": state.options.to_dict(),
+        "seed_commitment": commitment_of(state.seed),
+        "you": me.id if me is not None else None,
+        "round": state.round,
+        "turn_number": state.turn_number,
+        "first_seat": state.first_seat,
+        "seats": seats,
+        "territories": {n: asdict(h) for n, h in state.territories.items()},
+        "ships": {k: asdict(s) for k, s in state.ships.items()},
+        "risk_deck": {"draw": len(state.risk_deck.draw), "discard": len(state.risk_deck.discard)},
+        "poker_deck": {
+            "draw": len(state.poker_deck.draw),
+            "discard": len(state.poker_deck.discard),
+        },
+        "turn": asdict(state.turn) if state.turn is not None else None,
+        "battle": asdict(state.battle) if state.battle is not None else None,
+        "contest": _contest_view(state, me.id if me is not None else None),
+        "pending": [asdict(d) for d in pending_decisions(state)],
+        "legal_actions": [asdict(a) for a in legal_actions(state, player)] if player else [],
+        "over": state.over,
+        "winner": state.winner,
+        "ranking": list(state.ranking),
+    }
+    if state.over:
+        view["seed"] = state.seed  # revealed at the end so every roll can be checked
+    return view
+
+
+def _contest_view(state: GameState, seat_id: str | None) -> dict[str, Any] | None:
+    contest = state.contest
+    if contest is None:
+        return None
+    hand = None
+    if contest.hand is not None:
+        in_hand = seat_id is not None and any(s.player == seat_id for s in contest.hand.seats)
+        hand = poker.view_for(contest.hand, seat_id if in_hand else None)
+    return {"declarer": contest.declarer, "ally": contest.ally, "answers": dict(contest.answers),
+            "stage": contest.stage, "hand": hand}  # fmt: skip
+
+
+def events_for(state: GameState, events: list[Event], player: str | None) -> list[Event]:
+    """``events`` as ``player`` may see them: others' private cards stripped."""
+    me = state.seat_of_actor(player) if player is not None else None
+    seat_id = me.id if me is not None else None
+    seen = []
+    for event in events:
+        if "private_to" in event and event["private_to"] != seat_id:
+            event = {k: v for k, v in event.items() if k not in _PRIVATE_KEYS}
+        seen.append(dict(event))
+    return seen
