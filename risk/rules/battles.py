@@ -451,9 +451,11 @@ def _flank_destroyed(state: GameState, flank: Flank, events: list[Event]) -> Non
         _keep_captured(state.territories[flank.source].captured, battle.defender, captured)
         return
     ship = state.ships.get(flank.source)
-    if ship is None:
+    if ship is None:  # already sunk: the captured armies went down with it
+        board.destroy(state, "sunk", captured)
         return
-    if ship.armies > 0:
+    crewed = any(f.source == ship.id and not f.out for f in battle.flanks)
+    if ship.armies > 0 or crewed:  # the ship still has a crew (aboard, or in another flank)
         _keep_captured(ship.captured, battle.defender, captured)
     elif captured:  # rule text: the captured armies commandeer the ship for the defender
         ship.owner, ship.armies = battle.defender, captured + ship.captured.pop(battle.defender, 0)

@@ -164,7 +164,10 @@ def _sweep(state: GameState, events: list[Event]) -> None:
     if turn is None and state.contest is None and all(s.set_up for s in state.seats):
         if not any(e["type"] == "turn_started" for e in events):
             first = state.seat(state.first_seat)
-            turns.start_turn(state, first.id, first.actor, events)
+            if first.kind == PLAYER and first.alive:
+                turns.start_turn(state, first.id, first.actor, events)
+            else:  # the first player left during the set-up: the next player starts
+                turns.advance(state, first.id, events)
         return
     if turn is not None and state.turn is turn and not state.seat(turn.seat).alive:
         state.battle = None

@@ -21,6 +21,7 @@ from risk.rules.actions import Arrange, IllegalAction
 from risk.rules.board import Event
 from risk.rules.board_map import load_map
 from risk.rules.state import (
+    AI_PREFIX,
     ALLIED,
     COLOURS,
     PLAYER,
@@ -96,8 +97,8 @@ def _check_players(players: Sequence[str]) -> None:
             "player-count", f"{MIN_PLAYERS}-{MAX_PLAYERS} players, got {len(players)}",
             field="players",
         )  # fmt: skip
-    if any(not isinstance(p, str) or not p or p.startswith("ally-") for p in players):
-        raise IllegalAction("player-name", "players are non-empty names not starting 'ally-'",
+    if any(not isinstance(p, str) or not p or p.startswith(("ally-", AI_PREFIX)) for p in players):
+        raise IllegalAction("player-name", "names must be non-empty, not starting 'ally-' or 'ai:'",
                             field="players")  # fmt: skip
     if len(set(players)) != len(players):
         raise IllegalAction("player-name", "player names must differ", field="players")

@@ -22,6 +22,7 @@ from combat.poker.draw import Seat as PokerSeat
 SCHEMA_VERSION = 1
 
 PLAYER, ALLIED = "player", "allied"
+AI_PREFIX = "ai:"  # the actor name of an allied army's AI
 WILD = "wild"
 
 # Turn phases.
@@ -80,8 +81,9 @@ class Seat:
 
     @property
     def actor(self) -> str:
-        """Who decides for this seat outside its own turn: the person, or the seat id (AI)."""
-        return self.player if self.player is not None else self.id
+        """Who decides for this seat: the person, or for an allied army the AI, ``"ai:<seat>"``
+        (never a person's name, so a player who left cannot speak for, or see, their old army)."""
+        return self.player if self.player is not None else AI_PREFIX + self.id
 
 
 @dataclass
@@ -214,7 +216,7 @@ class GameState:
     def seat_of_actor(self, actor: str) -> Seat | None:
         """The seat a person plays (or the allied seat an AI speaks for)."""
         for seat in self.seats:
-            if seat.player == actor or (seat.player is None and seat.id == actor):
+            if seat.player == actor or (seat.player is None and AI_PREFIX + seat.id == actor):
                 return seat
         return None
 

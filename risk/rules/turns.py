@@ -25,6 +25,7 @@ from risk.rules.actions import (
 )
 from risk.rules.board import Event
 from risk.rules.state import (
+    AI_PREFIX,
     ALLIED,
     CAMPAIGN,
     DOMINATION,
@@ -299,15 +300,17 @@ def advance(state: GameState, after: str, events: list[Event]) -> None:
     state.turn = None
     if finish_if_over(state, events):
         return
-    players = [s for s in state.seats if s.kind == PLAYER]
-    ids = [s.id for s in players]
+    # Every seat keeps its place in the order, so a player who just left (now an allied army)
+    # still marks where the turn passes from; only players' seats take turns.
+    seats = list(state.seats)
+    ids = [s.id for s in seats]
     first = ids.index(state.first_seat) if state.first_seat in ids else 0
-    order = players[first:] + players[:first]
+    order = seats[first:] + seats[:first]
     position = next((i for i, s in enumerate(order) if s.id == after), len(order) - 1)
     for step in range(1, len(order) + 1):
         index = (position + step) % len(order)
         candidate = order[index]
-        if candidate.alive and candidate.set_up:
+        if candidate.kind == PLAYER and candidate.alive and candidate.set_up:
             if index <= position:
                 state.round += 1
                 limit = state.options.round_limit
@@ -362,6 +365,8 @@ def ranking(state: GameState) -> list[str]:
 
 def do_join(state: GameState, action: Join, dice: Dice, events: list[Event]) -> None:
     current = state.seat_of_actor(action.player)
+    if action.player.startswith(AI_PREFIX) or (current is not None and current.kind != PLAYER):
+        raise IllegalAction("player", f"{action.player!r} cannot join as a person", field="player")
     if current is not None and current.alive:
         raise IllegalAction("already-playing", f"{action.player} already plays {current.id}")
     if state.turn is None:

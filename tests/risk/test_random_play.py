@@ -1,0 +1,171 @@
+"""Random play: many seeded games of 2-6 players, invariants checked after every action.
+
+Each game is played with ``sample_action`` (now and then a player leaves or a late-comer joins)
+to the end or a round cap. After every action: one owner and at least one army per territory;
+no army from nowhere (the army ledger balances: armies on the board = created - lost, by source);
+the 44 Risk and 52 poker cards all accounted for; ships keep an army (outside battles);
+``from_dict(to_dict(s)) == s`` through real JSON; every view hides other hands, the decks' order
+and the seed. At the end the game replays from its seed and actions to the identical state.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+from combat.poker.cards import DECK as POKER_DECK
+from risk.rules import (
+    Options,
+    action_from_dict,
+    apply,
+    events_for,
+    from_dict,
+    game_dice,
+    join_or_leave,
+    load_map,
+    new_game,
+    pending_decisions,
+    sample_action,
+    to_dict,
+    view_for,
+)
+from risk.rules.state import DOMINATION, WILD, WON, GameState
+
+ROUND_CAP = 8
+ACTION_CAP = 2500
+GAMES = [(seed, 2 + seed % 5) for seed in range(15)]
+
+
+def _risk_cards(state: GameState) -> Counter[str]:
+    cards = Counter(state.risk_deck.draw + state.risk_deck.discard)
+    for seat in state.seats:
+        cards.update(seat.risk_cards)
+    return cards
+
+
+def _poker_cards(state: GameState) -> Counter[str]:
+    cards = Counter(state.poker_deck.draw + state.poker_deck.discard)
+    for seat in state.seats:
+        cards.update(seat.poker_cards)
+    hand = state.contest.hand if state.contest is not None else None
+    if hand is not None:
+        cards.update(hand.deck)
+        for seat in hand.seats:
+            cards.update(seat.hand + seat.stash + seat.discards)
+    return cards
+
+
+def check_invariants(state: GameState) -> None:
+    bmap = load_map()
+    seat_ids = {seat.id for seat in state.seats}
+    assert set(state.territories) == set(bmap.territories)
+    conquered = state.battle.target if state.battle and state.battle.stage == WON else None
+    for name, holding in state.territories.items():
+        assert holding.owner in seat_ids, name
+        assert holding.armies >= (0 if name == conquered else 1), (name, holding)
+    assert state.armies_on_board() == sum(state.created.values()) - sum(state.lost.values())
+    expected_risk = Counter(sorted(bmap.territories) + [WILD] * bmap.wild_cards)
+    assert _risk_cards(state) == expected_risk
+    assert _poker_cards(state) == Counter(POKER_DECK)
+    in_battle = set()
+    if state.battle is not None:
+        in_battle = {f.source for f in state.battle.flanks} | set(state.battle.defending_ships)
+    for ship in state.ships.values():
+        assert ship.armies >= 1 or ship.id in in_battle, ship
+        assert ship.station in bmap.stations
+
+
+def check_views(state: GameState) -> None:
+    for seat in state.seats:
+        for viewer in (seat.actor, None):
+            view = view_for(state, viewer)
+            text = json.dumps(view)
+            assert "seed" not in view or state.over
+            if not state.over:
+                assert state.seed not in text
+            assert isinstance(view["risk_deck"]["draw"], int)
+            assert isinstance(view["poker_deck"]["draw"], int)
+            for shown in view["seats"]:
+                if viewer is None or shown["id"] != seat.id:
+                    assert "risk_hand" not in shown and "poker_hand" not in shown
+                else:
+                    assert shown["poker_hand"] == seat.poker_cards
+            hand = (view["contest"] or {}).get("hand")
+            if hand is not None:
+                for player in hand["players"]:
+                    if viewer is None or player["player"] != seat.id:
+                        assert "hand" not in player and "stash" not in player
+
+
+def play(seed: int, players: int) -> tuple[GameState, list[dict], GameState]:
+    names = [f"p{i}" for i in range(players)]
+    start = new_game(names, seed=f"game-{seed}")
+    rng = random.Random(seed)
+    state, log = start, []
+    check_invariants(state)
+    newcomers = iter(f"late{i}" for i in range(10))
+    for _ in range(ACTION_CAP):
+        if state.over or state.round > ROUND_CAP:
+            break
+        if rng.random() < 0.01:  # a late-comer joins, or someone leaves, when the rules allow it
+            person = rng.choice([*names, next(newcomers, "late-x")])
+            action = join_or_leave(state, person, rng)
+            playing = sum(s.kind == "player" and s.alive for s in state.seats)
+            if action is not None and action.type == "leave" and playing <= 2:
+                action = None  # a leave would end the game at once: keep playing
+            if action is not None and action.type == "join":
+                names.append(person)
+        else:
+            action = None
+        if action is None:
+            actor = pending_decisions(state)[0].player
+            action = sample_action(state, actor, rng)
+        wire = json.loads(json.dumps(action.to_dict()))
+        assert action_from_dict(wire) == action
+        state, events = apply(state, action, game_dice(state))
+        log.append(wire)
+        for seat in state.seats:
+            seen = events_for(state, events, seat.actor)
+            for event in seen:
+                if "private_to" in event and event["private_to"] != seat.id:
+                    assert "cards" not in event
+        check_invariants(state)
+        assert from_dict(json.loads(json.dumps(to_dict(state)))) == state
+    return start, log, state
+
+
+@pytest.mark.parametrize(("seed", "players"), GAMES)
+def test_random_game_keeps_every_invariant_and_replays(seed: int, players: int) -> None:
+    start, log, end = play(seed, players)
+    assert len(log) > 100  # the game really went somewhere
+    check_views(end)
+    replayed = new_game([s.id for s in start.seats if s.kind == "player"], seed=f"game-{seed}")
+    assert replayed == start
+    for wire in log:
+        replayed, _ = apply(replayed, action_from_dict(wire), game_dice(replayed))
+    assert replayed == end
+
+
+def test_a_six_player_game_is_played_to_its_end() -> None:
+    """Six players leave no allied army; random play ends with one player holding everything.
+
+    World domination (an option, design.md section 5) ends it: under "last player standing" a
+    random game can stall with a pirate nobody has ships to chase, which is the rules' doing.
+    """
+    options = Options(win=DOMINATION)
+    state = new_game([f"p{i}" for i in range(6)], seed="to-the-end", options=options)
+    rng = random.Random(3)
+    for _ in range(60_000):
+        if state.over:
+            break
+        actor = pending_decisions(state)[0].player
+        state, _ = apply(state, sample_action(state, actor, rng), game_dice(state))
+    assert state.over
+    assert state.winner is not None
+    assert set(state.owned(state.winner)) == set(load_map().territories)
+    assert pending_decisions(state) == []
+    check_invariants(state)
+    assert view_for(state, None)["seed"] == "to-the-end"
