@@ -205,6 +205,8 @@ def do_naval_attack(state: GameState, action: NavalAttack, dice: Dice, events: l
         if ship is None:
             raise IllegalAction("ships", f"no ship {ship_id!r}", field="ships")
         _ready_ship(state, ship)
+        if ship.armies < 1:  # captives aboard are no crew (rule text "Flanking Attacks")
+            raise IllegalAction("no-crew", f"{ship_id} has no crew aboard to fight", field="ships")
         if bmap.ocean_of(ship.station) != ocean:
             raise IllegalAction("other-ocean", f"{ship_id} is not in the {ocean}", field="ships")
         armies = ship.armies if action.mode == NORMAL or action.armies == 0 else action.armies
@@ -539,9 +541,11 @@ def do_move_in(state: GameState, action: MoveIn, events: list[Event]) -> None:
         ship = state.ships.get(flank.source) if flank.ship else None
         if ship is not None and ship.armies == 0 and occupying > 1:
             ship.armies, occupying = 1, occupying - 1
-    for flank in standing:  # a ship whose last army went ashore is abandoned
+    # A ship whose last army went ashore is abandoned, unless it holds captives (this battle's
+    # are still in the flank): they become its crew at the end of the turn.
+    for flank in standing:
         ship = state.ships.get(flank.source) if flank.ship else None
-        if ship is not None and ship.armies == 0 and not ship.captured:
+        if ship is not None and ship.armies == 0 and not ship.captured and not flank.captured:
             board.sink(state, ship, "abandoned", events)
     for flank in battle.flanks:
         flank.standing = 0

@@ -211,7 +211,13 @@ def _leave(state: GameState, action: Leave, dice: Dice, events: list[Event]) -> 
     if seat.kind != PLAYER or not seat.alive:
         raise IllegalAction("not-playing", f"{action.player} plays no live army", field="player")
     was_setting_up = state.turn is None and state.contest is None
+    unarranged = not seat.set_up
     cut_short = turns.leave(state, seat, events)
+    if unarranged:  # RULES.md J2: set up as an allied army is, its factory at random
+        owned = sorted(state.owned(seat.id))
+        factory = owned[dice.roll(len(owned)) - 1]
+        state.territories[factory].factory = True
+        events.append({"type": "factory_built", "seat": seat.id, "territory": factory})
     if cut_short:
         assert state.turn is not None
         turns.advance(state, state.turn.seat, events)

@@ -1,0 +1,406 @@
+"""Rule-book scenarios: "Naval Battles" and "Sinking and Capturing Ships".
+
+Each test quotes the sentence of the rule text (or design.md section 5) it checks. Every die is
+stated with ``FixedDice``: a roll rolls the attacker's dice then the defender's; after a total
+defeat the defeated ship's die is rolled, then the other side's. The defender (bob) is already in
+``turn.attacked`` so no mobilization cut is rolled, except in the mobilization tests.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from combat.dice import FixedDice
+from risk.rules import IllegalAction, apply, legal_actions, pending_decisions
+from risk.rules.actions import (
+    Action,
+    Cruise,
+    Embark,
+    JoinDefence,
+    NavalAttack,
+    Prize,
+    Retreat,
+    Roll,
+    Sail,
+)
+from risk.rules.engine import ActionSpec, Decision
+from risk.rules.state import JOIN, PRIZES, ROLLING, GameState
+from tests.risk.builders import act, make_state, of_type
+
+
+def refused(state: GameState, action: Action, *rolls: int) -> IllegalAction:
+    with pytest.raises(IllegalAction) as caught:
+        apply(state, action, FixedDice(list(rolls)))
+    return caught.value
+
+
+def sea(*, cut: bool = False, **ships: tuple[str, str, int]) -> GameState:
+    """Alice's campaign; her ships are cruising (6 boat lengths each). ``ships``: id -> (owner,
+    station, armies). Alice holds Japan (3); bob holds the rest of the board."""
+    state = make_state(territories={"Japan": ("alice", 3)}, ships=ships)
+    if not cut:
+        state.turn.attacked.append("bob")
+    for ship in list(state.ships.values()):
+        if ship.owner == "alice":
+            state, _ = act(state, Cruise("alice", ship.id), 3, 3)
+    return state
+
+
+def duel(alice: int, bob: int) -> GameState:
+    """Alice's A1 off Japan against bob's B1 off Kamchatka, both in the Pacific."""
+    return sea(A1=("alice", "Pacific:Japan", alice), B1=("bob", "Pacific:Kamchatka", bob))
+
+
+# --- who may fight whom ---------------------------------------------------------------------------
+
+
+def test_naval_battle_only_between_ships_in_the_same_ocean():
+    """'Any one or more ships may engage any one or more other ships in the same ocean in a naval
+    battle': bob's ship off the Arctic coast of Kamchatka is in another ocean than Japan's."""
+    state = sea(A1=("alice", "Pacific:Japan", 4), B1=("bob", "Arctic:Kamchatka", 3))
+    error = refused(state, NavalAttack("alice", ("A1",), "B1", "normal"))
+    assert (error.code, error.field) == ("other-ocean", "ships")
+
+
+def test_naval_battle_anywhere_in_the_same_ocean():
+    """'... any one or more other ships in the same ocean': New Guinea is far from Japan but in the
+    Pacific too."""
+    state = sea(A1=("alice", "Pacific:Japan", 4), B1=("bob", "Pacific:New Guinea", 3))
+    state, events = act(state, NavalAttack("alice", ("A1",), "B1", "normal"))
+    assert state.battle is not None and state.battle.stage == ROLLING
+    assert of_type(events, "naval_attack")[0]["ships"] == [["A1", 4]]
+
+
+def test_own_ship_is_no_target():
+    """'... engage any one or more other ships': not the player's own."""
+    state = sea(A1=("alice", "Pacific:Japan", 4), A2=("alice", "Pacific:Kamchatka", 3))
+    assert refused(state, NavalAttack("alice", ("A1",), "A2", "normal")).code == "target"
+
+
+def test_defender_may_send_in_unattacked_ships_of_the_same_ocean():
+    """'The attacker decides which enemy ships to engage, but the defender is free to send in any
+    other unattacked ships in the same ocean as desired.' Bob is asked; only B2 (Pacific) may
+    join, not B3 (Arctic)."""
+    state = sea(
+        A1=("alice", "Pacific:Japan", 6),
+        B1=("bob", "Pacific:Kamchatka", 3),
+        B2=("bob", "Pacific:Alaska", 2),
+        B3=("bob", "Arctic:Alaska", 5),
+    )
+    state, _ = act(state, NavalAttack("alice", ("A1",), "B1", "normal"))
+    assert state.battle.stage == JOIN
+    assert pending_decisions(state) == [Decision("bob", "bob", "join_defence")]
+    assert legal_actions(state, "bob") == [ActionSpec("join_defence", {"ships": ["B2"]})]
+    assert refused(state, Roll("alice"), 6, 6, 6, 1, 1).code == "not-your-turn"
+    error = refused(state, JoinDefence("bob", ("B3",)))
+    assert (error.code, error.field) == ("ships", "ships")
+    state, events = act(state, JoinDefence("bob", ("B2",)))
+    assert (state.battle.defending_ships, state.battle.stage) == (["B1", "B2"], ROLLING)
+    assert of_type(events, "defence_joined")[0]["ships"] == ["B2"]
+
+
+def test_defender_may_keep_its_other_ships_out():
+    """'... the defender is free to send in any other unattacked ships ... as desired': sending
+    none is a choice too."""
+    state = sea(
+        A1=("alice", "Pacific:Japan", 6),
+        B1=("bob", "Pacific:Kamchatka", 3),
+        B2=("bob", "Pacific:Alaska", 2),
+    )
+    state, _ = act(state, NavalAttack("alice", ("A1",), "B1", "normal"))
+    state, _ = act(state, JoinDefence("bob", ()))
+    assert (state.battle.defending_ships, state.battle.stage) == (["B1"], ROLLING)
+
+
+def test_joined_ships_fight_behind_the_attacked_ship():
+    """'... send in any other unattacked ships': their armies fight with the attacked ship's. A1
+    (6) rolls 3 dice against 2 (B1 1 + B2 2 = 3 armies). 6 5 1 v 6 1 is one each: B1's last army
+    falls first; then 6 2 1 v 5 3, one each again, comes off B2."""
+    state = sea(
+        A1=("alice", "Pacific:Japan", 6),
+        B1=("bob", "Pacific:Kamchatka", 1),
+        B2=("bob", "Pacific:Alaska", 2),
+    )
+    state, _ = act(state, NavalAttack("alice", ("A1",), "B1", "normal"))
+    state, _ = act(state, JoinDefence("bob", ("B2",)))
+    state, _ = act(state, Roll("alice"), 6, 5, 1, 6, 1)
+    assert (state.ships["B1"].armies, state.ships["B2"].armies) == (0, 2)
+    state, _ = act(state, Roll("alice"), 6, 2, 1, 5, 3)
+    assert (state.ships["B1"].armies, state.ships["B2"].armies) == (0, 1)
+    assert state.battle.flanks[0].standing == 4
+
+
+# --- normal, committed and flanking engagements ---------------------------------------------------
+
+
+def test_normal_naval_attack_rolls_three_against_two():
+    """'This may be a normal attack, a committed attack, or a flanking attack': normal is 'as in
+    normal Risk, i.e., the attacker rolls up to three dice, and the defender rolls up to two
+    dice, ties going to the defender'. A1's whole crew of 5 fights; 6 2 1 v 4 3 is one each."""
+    state = duel(5, 3)
+    state, _ = act(state, NavalAttack("alice", ("A1",), "B1", "normal"))
+    assert state.ships["A1"].armies == 0 and state.battle.flanks[0].standing == 5
+    state, events = act(state, Roll("alice"), 6, 2, 1, 4, 3)
+    roll = of_type(events, "roll")[0]
+    assert (roll["attacker"], roll["defender"]) == ([6, 2, 1], [4, 3])
+    assert (state.battle.flanks[0].standing, state.ships["B1"].armies) == (4, 2)
+    assert "attacker_sink_roll" not in roll and "defender_sink_roll" not in roll
+
+
+def test_normal_naval_attack_may_be_broken_off():
+    """'Normal battles are conducted as in normal Risk': the attacker may stop; the crew goes back
+    aboard and the cruise ends without another."""
+    state = duel(5, 3)
+    state, _ = act(state, NavalAttack("alice", ("A1",), "B1", "normal"))
+    state, _ = act(state, Roll("alice"), 6, 2, 1, 4, 3)
+    state, _ = act(state, Retreat("alice"))
+    assert state.battle is None
+    assert (state.ships["A1"].armies, state.ships["A1"].cruises) == (4, 0)
+
+
+def test_committed_naval_attack_defender_rolls_one_fewer():
+    """'In a committed attack ... The defender rolls one less number of dice.' A1 (6) commits 4
+    against B1 (5): 4 dice v 3; 6 6 1 1 v 5 5 5 is two for one. A committed attack is won or
+    lost, never broken off."""
+    state = duel(6, 5)
+    state, _ = act(state, NavalAttack("alice", ("A1",), "B1", "committed", armies=4))
+    assert state.ships["A1"].armies == 2
+    state, events = act(state, Roll("alice"), 6, 6, 1, 1, 5, 5, 5)
+    roll = of_type(events, "roll")[0]
+    assert (len(roll["attacker"]), len(roll["defender"])) == (4, 3)
+    assert (state.battle.flanks[0].standing, state.ships["B1"].armies) == (3, 3)
+    assert refused(state, Retreat("alice")).code == "committed"
+
+
+def test_committed_naval_attack_commits_two_to_the_crew():
+    """'In a committed attack, the attacker "selects" how many armies they will "commit"' (design
+    .md: two or more; a ship commits only armies it has aboard)."""
+    state = duel(4, 3)
+    for armies in (1, 5):
+        error = refused(state, NavalAttack("alice", ("A1",), "B1", "committed", armies=armies))
+        assert (error.code, error.field) == ("armies", "armies")
+
+
+def test_flanking_naval_attack_needs_two_ships():
+    """'... or a flanking attack (if two or more ships are available).'"""
+    state = duel(4, 3)
+    error = refused(state, NavalAttack("alice", ("A1",), "B1", "flanking", armies=2))
+    assert (error.code, error.field) == ("flanks", "ships")
+
+
+def test_flanking_naval_attack_with_two_ships_of_equal_commitment():
+    """'A ship may make a concentrated attack against one other ship, or a flanking attack with two
+    or more'; flanks are 'initially of equal size'. A1 and A2 each commit 2 against B1 (4):
+    the first roll, A1's 5 3 v 5, gets +1 on the 5 (6 v 5) and captures one of bob's armies.
+    B1 still has armies after that total defeat, so both sides roll: 4 v 4, a tie, B1 survives."""
+    state = sea(
+        A1=("alice", "Pacific:Japan", 4),
+        A2=("alice", "Pacific:Mongolia", 3),
+        B1=("bob", "Pacific:Kamchatka", 4),
+    )
+    state, _ = act(state, NavalAttack("alice", ("A1", "A2"), "B1", "flanking", armies=2))
+    assert [(f.source, f.standing) for f in state.battle.flanks] == [("A1", 2), ("A2", 2)]
+    assert (state.ships["A1"].armies, state.ships["A2"].armies) == (2, 1)
+    state, events = act(state, Roll("alice"), 5, 3, 5, 4, 4)
+    roll = of_type(events, "roll")[0]
+    assert (roll["attacker"], roll["captured"], roll["defender_sink_roll"]) == ([6, 3], 1, [4, 4])
+    assert state.ships["B1"].armies == 3
+    assert state.battle.flanks[0].captured == 1 and state.battle.next_flank == 1
+
+
+def test_flanking_naval_ships_commit_equal_numbers():
+    """Flanks are 'initially of equal size': committing each ship's whole (unequal) crew is
+    refused."""
+    state = sea(
+        A1=("alice", "Pacific:Japan", 4),
+        A2=("alice", "Pacific:Mongolia", 3),
+        B1=("bob", "Pacific:Kamchatka", 4),
+    )
+    error = refused(state, NavalAttack("alice", ("A1", "A2"), "B1", "flanking"))
+    assert (error.code, error.field) == ("unequal-flanks", "armies")
+
+
+# --- the total-defeat sink roll -------------------------------------------------------------------
+
+
+def test_defending_ship_total_defeat_then_lower_roll_sinks():
+    """'In any engagement, as attacker or defender, if a ship suffers a "total defeat" (loses all
+    die rolls) ... both sides roll a die and if the defeated ship gets a lower roll, the ship
+    immediately sinks.' B1 (3) loses both dice (6 6 1 v 2 2), then rolls 2 against A1's 5: it
+    sinks with its last army; the battle is won and A1 may cruise again."""
+    state = duel(4, 3)
+    state, _ = act(state, NavalAttack("alice", ("A1",), "B1", "normal"))
+    state, events = act(state, Roll("alice"), 6, 6, 1, 2, 2, 2, 5)
+    assert of_type(events, "roll")[0]["defender_sink_roll"] == [2, 5]
+    assert "B1" not in state.ships
+    assert of_type(events, "ship_sunk") == [
+        {"type": "ship_sunk", "ship": "B1", "owner": "bob", "armies": 1}
+    ]
+    assert state.battle is None
+    assert (state.ships["A1"].armies, state.ships["A1"].cruises) == (4, 1)
+
+
+def test_defending_ship_total_defeat_tie_or_higher_roll_survives():
+    """'... if the defeated ship gets a lower roll, the ship immediately sinks' (design.md: 'ties:
+    the ship survives'). 6 6 1 v 2 2, then 4 v 4; a higher die (6 v 1) survives too."""
+    state = duel(4, 3)
+    state, _ = act(state, NavalAttack("alice", ("A1",), "B1", "normal"))
+    for sink_roll in ([4, 4], [6, 1]):
+        after, events = act(state, Roll("alice"), 6, 6, 1, 2, 2, *sink_roll)
+        assert of_type(events, "roll")[0]["defender_sink_roll"] == sink_roll
+        assert after.ships["B1"].armies == 1 and after.battle.stage == ROLLING
+
+
+def test_attacking_ship_total_defeat_then_lower_roll_sinks():
+    """'In any engagement, as attacker or defender ...': A1 (4) loses both dice (2 2 1 v 5 5), then
+    rolls 3 against B1's 4 and sinks with its whole crew; the attack is lost."""
+    state = duel(4, 3)
+    state, _ = act(state, NavalAttack("alice", ("A1",), "B1", "normal"))
+    state, events = act(state, Roll("alice"), 2, 2, 1, 5, 5, 3, 4)
+    assert of_type(events, "roll")[0]["attacker_sink_roll"] == [3, 4]
+    assert "A1" not in state.ships
+    assert state.battle is None and state.ships["B1"].armies == 3
+    assert of_type(events, "battle_lost")[0]["target"] == "B1"
+
+
+def test_attacking_ship_total_defeat_tie_survives():
+    """'... if the defeated ship gets a lower roll, the ship immediately sinks': 2 2 1 v 5 5, then
+    3 v 3 -- A1 fights on with 2."""
+    state = duel(4, 3)
+    state, _ = act(state, NavalAttack("alice", ("A1",), "B1", "normal"))
+    state, events = act(state, Roll("alice"), 2, 2, 1, 5, 5, 3, 3)
+    assert of_type(events, "roll")[0]["attacker_sink_roll"] == [3, 3]
+    assert state.battle.flanks[0].standing == 2 and "A1" in state.ships
+
+
+def test_attacking_ship_sunk_by_the_roll_takes_its_reserve_down():
+    """'... the ship immediately sinks': a committed ship sinks with the armies it kept aboard. A1
+    (5) commits 2 against B1 (3): 1 1 v 6 is a total defeat, then 1 v 2."""
+    state = duel(5, 3)
+    state, _ = act(state, NavalAttack("alice", ("A1",), "B1", "committed", armies=2))
+    state, events = act(state, Roll("alice"), 1, 1, 6, 1, 2)
+    assert "A1" not in state.ships
+    assert of_type(events, "ship_sunk") == [
+        {"type": "ship_sunk", "ship": "A1", "owner": "alice", "armies": 3}
+    ]
+
+
+# --- sinking and capturing ------------------------------------------------------------------------
+
+
+def _emptied(alice: int = 4) -> GameState:
+    """A1 empties B1 (1): 6 5 4 v 3; B1's last army fell, so no sink roll: B1 is a prize."""
+    state = duel(alice, 1)
+    state, _ = act(state, NavalAttack("alice", ("A1",), "B1", "normal"))
+    state, _ = act(state, Roll("alice"), *[6, 5, 4][: min(alice, 3)], 3)
+    return state
+
+
+def test_emptied_enemy_ship_is_a_prize_to_board_or_sink():
+    """'Total defeat of a defending ship gives the attacker the option of letting the ship sink OR
+    boarding her with one or more armies and capturing her.'"""
+    state = _emptied()
+    assert (state.battle.stage, state.battle.prizes) == (PRIZES, ["B1"])
+    assert pending_decisions(state) == [Decision("alice", "alice", "battle:prizes")]
+    assert legal_actions(state, "alice") == [
+        ActionSpec("prize", {"ships": ["B1"], "boarders": ["A1"]})
+    ]
+
+
+def test_boarding_captures_the_ship_and_both_are_out_of_action():
+    """'... boarding her ... and capturing her. In this case, the capturing ship is out of action
+    for the rest of the turn, unable to engage other ships ..., pick up troops, or engage in
+    other action.' A1 (4) boards B1 with 2."""
+    state = _emptied()
+    state.ships["B2"] = type(state.ships["B1"])("B2", "bob", "Pacific:Mongolia", 2)
+    state, events = act(state, Prize("alice", "B1", by="A1", armies=2))
+    a1, b1 = state.ships["A1"], state.ships["B1"]
+    assert (b1.owner, b1.armies, a1.armies) == ("alice", 2, 2)
+    assert of_type(events, "ship_captured") == [
+        {"type": "ship_captured", "ship": "B1", "by": "A1", "armies": 2}
+    ]
+    assert state.battle is None
+    assert (a1.out_of_action, b1.out_of_action, a1.cruises, b1.cruises) == (True, True, 0, 0)
+    for ship in ("A1", "B1"):
+        assert refused(state, Cruise("alice", ship), 1, 1).code == "out-of-action"
+        assert refused(state, Embark("alice", ship, "Japan", 1)).code == "out-of-action"
+        assert refused(state, Sail("alice", ship, "Pacific:Kamchatka")).code == "out-of-action"
+    error = refused(state, NavalAttack("alice", ("A1",), "B2", "normal"))
+    assert (error.code, error.field) == ("out-of-action", "ships")
+
+
+def test_boarding_leaves_an_army_on_the_capturing_ship():
+    """'... boarding her with one or more armies': the capturer keeps at least one (A1 has 4, so 1
+    to 3 may board)."""
+    state = _emptied()
+    for armies in (0, 4):
+        error = refused(state, Prize("alice", "B1", by="A1", armies=armies))
+        assert (error.code, error.field) == ("armies", "armies")
+
+
+def test_letting_the_prize_sink_earns_another_cruise():
+    """'... the option of letting the ship sink'; 'If a cruise reaches ... a naval battle, and the
+    ... battle succeeds, the ship may go on another cruise.'"""
+    state = _emptied()
+    state, events = act(state, Prize("alice", "B1"))
+    assert "B1" not in state.ships and state.battle is None
+    assert of_type(events, "battle_over") == [{"type": "battle_over", "success": True}]
+    a1 = state.ships["A1"]
+    assert (a1.armies, a1.cruising, a1.cruises, a1.out_of_action) == (4, False, 1, False)
+    state, _ = act(state, Cruise("alice", "A1"), 2, 5)
+    assert state.ships["A1"].moves == 7
+
+
+def test_prize_sinks_when_no_ship_can_board():
+    """'If the victorious ship has insufficient armies (less than two), the defeated ship sinks.'
+    A1 with 1 army empties B1 (6 v 3): B1 sinks at once, no choice is asked."""
+    state = _emptied(alice=1)
+    assert "B1" not in state.ships and state.battle is None
+    assert (state.ships["A1"].armies, state.ships["A1"].cruises) == (1, 1)
+
+
+def test_lost_naval_battle_earns_no_cruise():
+    """'... and the pick-up, landing, or battle succeeds, the ship may go on another cruise': a
+    battle broken off is no success."""
+    state = duel(4, 3)
+    state, _ = act(state, NavalAttack("alice", ("A1",), "B1", "normal"))
+    state, _ = act(state, Retreat("alice"))
+    assert state.ships["A1"].cruises == 0
+    assert refused(state, Cruise("alice", "A1"), 1, 1).code == "no-cruise"
+
+
+# --- mobilization -------------------------------------------------------------------------------
+
+
+def test_first_naval_attack_on_a_seat_gives_it_the_mobilization_bonus():
+    """'... the first time any other player is attacked during a turn, that player may cut the Risk
+    card deck and if they own the territory shown they may place a "mobilization bonus" of one
+    rolled die worth of armies': a naval attack is an attack too. The cut (1 of 2 cards) shows
+    Kamchatka, bob's: a die of 4 goes there."""
+    state = sea(cut=True, A1=("alice", "Pacific:Japan", 4), B1=("bob", "Pacific:Kamchatka", 3))
+    state.risk_deck.draw = ["Kamchatka", "Japan"]
+    state, events = act(state, NavalAttack("alice", ("A1",), "B1", "normal"), 1, 4)
+    assert of_type(events, "cut") == [
+        {"type": "cut", "seat": "bob", "card": "Kamchatka", "armies": 4}
+    ]
+    assert state.territories["Kamchatka"].armies == 5
+    assert state.turn.attacked == ["bob"] and state.battle.stage == ROLLING
+
+
+def test_mobilization_bonus_only_for_the_first_attack_on_a_seat():
+    """'... the first time any other player is attacked during a turn': the second naval attack on
+    bob this turn cuts no card."""
+    state = sea(
+        cut=True,
+        A1=("alice", "Pacific:Japan", 4),
+        A2=("alice", "Pacific:Mongolia", 4),
+        B1=("bob", "Pacific:Kamchatka", 1),
+        B2=("bob", "Pacific:Alaska", 3),
+    )
+    state.risk_deck.draw = ["Kamchatka", "Japan"]
+    state, _ = act(state, NavalAttack("alice", ("A1",), "B1", "normal"), 2)
+    state, _ = act(state, JoinDefence("bob", ()))
+    state, _ = act(state, Roll("alice"), 6, 5, 4, 3)
+    state, _ = act(state, Prize("alice", "B1"))
+    state, events = act(state, NavalAttack("alice", ("A2",), "B2", "normal"))
+    assert of_type(events, "cut") == [] and state.battle.stage == ROLLING
