@@ -61,7 +61,13 @@ def do_challenge(state: GameState, action: Challenge, seat: Seat, dice: Dice,
         raise IllegalAction("not-asked", f"{seat.id} has no challenge to answer")
     contest.answers[seat.id] = action.contest
     events.append({"type": "challenge", "seat": seat.id, "contest": action.contest})
-    if asked(state):
+    answers_in(state, events)
+
+
+def answers_in(state: GameState, events: list[Event]) -> None:
+    """Once nobody is left to ask (answers given, or someone asked has left), go on."""
+    contest = state.contest
+    if contest is None or contest.stage != "asking" or asked(state):
         return
     if not any(contest.answers.values()):
         _play_ally(state, events)

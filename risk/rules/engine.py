@@ -213,6 +213,7 @@ def _leave(state: GameState, action: Leave, dice: Dice, events: list[Event]) -> 
     was_setting_up = state.turn is None and state.contest is None
     unarranged = not seat.set_up
     cut_short = turns.leave(state, seat, events)
+    contest.answers_in(state, events)  # the leaver may have been the last one asked
     if unarranged:  # RULES.md J2: set up as an allied army is, its factory at random
         owned = sorted(state.owned(seat.id))
         factory = owned[dice.roll(len(owned)) - 1]

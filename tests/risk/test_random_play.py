@@ -74,7 +74,8 @@ def check_invariants(state: GameState) -> None:
     if state.battle is not None:
         in_battle = {f.source for f in state.battle.flanks} | set(state.battle.defending_ships)
     for ship in state.ships.values():
-        assert ship.armies >= 1 or ship.id in in_battle, ship
+        # A ship emptied in a landing may sail on with the armies it captured (RULES.md H8).
+        assert ship.armies + sum(ship.captured.values()) >= 1 or ship.id in in_battle, ship
         assert ship.station in bmap.stations
 
 

@@ -20,6 +20,7 @@ from risk.rules.actions import (
     Challenge,
     EndCampaign,
     EndTurn,
+    Leave,
     MoveIn,
     Place,
     Poker,
@@ -419,3 +420,28 @@ def test_a_player_who_lost_the_whole_pot_gets_only_factory_armies():
     assert (started["seat"], started["reinforcements"], started["from_pot"]) == ("alice", 0, True)
     assert started["factory_armies"] == 2 and state.territories["Indonesia"].armies == 4
     assert state.seat("alice").pot is None
+
+
+def test_a_challenger_leaving_before_answering_does_not_stall_the_declaration():
+    """'One or more other players may contest this': bob declines, carol leaves the game before
+    answering, so nobody contests and alice plays the allied army at once."""
+    state = make_state(
+        players=("alice", "bob", "carol"),
+        allies=("ally-1",),
+        suits={"ally-1": ["h"]},
+        territories={"Alaska": ("alice", 3), "Peru": ("bob", 3), "Iceland": ("carol", 3)},
+        poker_hands={"bob": ["2c"], "carol": ["3c"]},
+        phase=END,
+    )
+    state, _ = act(state, EndTurn("alice", ally="ally-1"))
+    assert {d.player for d in pending_decisions(state)} == {"bob", "carol"}
+    state, _ = act(state, Challenge("bob", contest=False))
+    state, events = act(state, Leave("carol"))
+    assert state.contest is None
+    assert (state.turn.seat, state.turn.controller, state.turn.for_seat) == (
+        "ally-1",
+        "alice",
+        "alice",
+    )
+    assert of_type(events, "ally_played") == [{"type": "ally_played", "seat": "ally-1",
+                                               "by": "alice"}]  # fmt: skip
