@@ -19,3 +19,4 @@ bench:
 	@.venv/bin/python bench/aa_odds.py
 	@.venv/bin/python bench/risk_odds.py
 	@.venv/bin/python bench/crt_resolutions.py
+	@.venv/bin/python bench/risk_engine.py
