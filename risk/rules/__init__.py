@@ -29,6 +29,7 @@ from risk.rules.engine import (
     legal_actions,
     pending_decisions,
 )
+from risk.rules.events import Event
 from risk.rules.sampler import NoAction, join_or_leave, sample_action
 from risk.rules.setup import new_game
 from risk.rules.state import GameState, Options, clone, from_dict, to_dict
@@ -40,6 +41,7 @@ __all__ = [
     "ActionSpec",
     "BoardMap",
     "Decision",
+    "Event",
     "GameState",
     "IllegalAction",
     "InvalidAction",

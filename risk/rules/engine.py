@@ -48,7 +48,8 @@ from risk.rules.actions import (
     Transfer,
     TurnIn,
 )
-from risk.rules.board import Event
+from risk.rules.board import Event as EventDict
+from risk.rules.events import Event
 from risk.rules.state import (
     CAMPAIGN,
     END,
@@ -132,7 +133,7 @@ def _acts_now(state: GameState, player: str, kinds: tuple[str, ...] | None = Non
 # --- apply --------------------------------------------------------------------------------------
 
 
-Handler = Callable[[GameState, Any, Dice, list[Event]], None]
+Handler = Callable[[GameState, Any, Dice, list[EventDict]], None]
 
 
 def apply(state: GameState, action: Action, dice: Dice) -> tuple[GameState, list[Event]]:
@@ -143,14 +144,14 @@ def apply(state: GameState, action: Action, dice: Dice) -> tuple[GameState, list
     if handler is None:
         raise IllegalAction("unknown-action", f"{action!r} is not a Fast Risk action")
     after = clone(state)
-    events: list[Event] = []
+    events: list[EventDict] = []
     handler(after, action, dice, events)
     after.actions += 1
     _sweep(after, events)
-    return after, events
+    return after, [Event.from_dict(e) for e in events]
 
 
-def _sweep(state: GameState, events: list[Event]) -> None:
+def _sweep(state: GameState, events: list[EventDict]) -> None:
     """Eliminations, a turn whose army is gone, the end of the set-up, the end of the game."""
     turn = state.turn
     for seat in state.seats:
@@ -174,7 +175,7 @@ def _sweep(state: GameState, events: list[Event]) -> None:
         turns.advance(state, turn.for_seat or turn.seat, events)
 
 
-def _arrange(state: GameState, action: Arrange, dice: Dice, events: list[Event]) -> None:
+def _arrange(state: GameState, action: Arrange, dice: Dice, events: list[EventDict]) -> None:
     seat = state.seat(_acts_now(state, action.player, ("arrange",)))
     setup.arrange(state, action, seat, events)
 
@@ -183,7 +184,7 @@ def _controller(kinds: tuple[str, ...] | None = None) -> Callable[[Handler], Han
     """Wrap a handler that only the turn's controller may call (in one of ``kinds``)."""
 
     def wrap(handler: Handler) -> Handler:
-        def checked(state: GameState, action: Any, dice: Dice, events: list[Event]) -> None:
+        def checked(state: GameState, action: Any, dice: Dice, events: list[EventDict]) -> None:
             _acts_now(state, action.player, kinds)
             handler(state, action, dice, events)
 
@@ -195,7 +196,7 @@ def _controller(kinds: tuple[str, ...] | None = None) -> Callable[[Handler], Han
 _TURN = (REINFORCE, CAMPAIGN, END)
 
 
-def _end_turn(state: GameState, action: EndTurn, dice: Dice, events: list[Event]) -> None:
+def _end_turn(state: GameState, action: EndTurn, dice: Dice, events: list[EventDict]) -> None:
     turns.check_end_turn(state, action)
     turn = state.turn
     assert turn is not None
@@ -206,7 +207,7 @@ def _end_turn(state: GameState, action: EndTurn, dice: Dice, events: list[Event]
         turns.advance(state, turn.for_seat or turn.seat, events)
 
 
-def _leave(state: GameState, action: Leave, dice: Dice, events: list[Event]) -> None:
+def _leave(state: GameState, action: Leave, dice: Dice, events: list[EventDict]) -> None:
     seat = board.actor_seat(state, action.player)
     if seat.kind != PLAYER or not seat.alive:
         raise IllegalAction("not-playing", f"{action.player} plays no live army", field="player")
@@ -226,22 +227,22 @@ def _leave(state: GameState, action: Leave, dice: Dice, events: list[Event]) -> 
         seat.set_up = True
 
 
-def _join(state: GameState, action: Join, dice: Dice, events: list[Event]) -> None:
+def _join(state: GameState, action: Join, dice: Dice, events: list[EventDict]) -> None:
     turns.do_join(state, action, dice, events)
 
 
-def _challenge(state: GameState, action: Challenge, dice: Dice, events: list[Event]) -> None:
+def _challenge(state: GameState, action: Challenge, dice: Dice, events: list[EventDict]) -> None:
     seat = state.seat(_acts_now(state, action.player, ("challenge",)))
     contest.do_challenge(state, action, seat, dice, events)
 
 
-def _poker(state: GameState, action: Poker, dice: Dice, events: list[Event]) -> None:
+def _poker(state: GameState, action: Poker, dice: Dice, events: list[EventDict]) -> None:
     seat = state.seat(_acts_now(state, action.player, ("poker",)))
     contest.do_poker(state, action, seat, events)
 
 
 def _defender(kind: str, handler: Handler) -> Handler:
-    def checked(state: GameState, action: Any, dice: Dice, events: list[Event]) -> None:
+    def checked(state: GameState, action: Any, dice: Dice, events: list[EventDict]) -> None:
         _acts_now(state, action.player, (kind,))
         handler(state, action, dice, events)
 

@@ -9,12 +9,12 @@ cards are hidden too (the AI that speaks for it sees them through its seat id).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict
 from typing import Any
 
 from combat import poker
 from combat.dice import commitment_of
-from risk.rules.board import Event
 from risk.rules.engine import legal_actions, pending_decisions
 from risk.rules.state import GameState
 
@@ -78,8 +78,10 @@ def _contest_view(state: GameState, seat_id: str | None) -> dict[str, Any] | Non
             "stage": contest.stage, "hand": hand}  # fmt: skip
 
 
-def events_for(state: GameState, events: list[Event], player: str | None) -> list[Event]:
-    """``events`` as ``player`` may see them: others' private cards stripped."""
+def events_for(
+    state: GameState, events: Iterable[Mapping[str, Any]], player: str | None
+) -> list[dict[str, Any]]:
+    """``events`` as ``player`` may see them, as JSON dicts: others' private cards stripped."""
     me = state.seat_of_actor(player) if player is not None else None
     seat_id = me.id if me is not None else None
     seen = []
