@@ -276,7 +276,9 @@ def _open(state: GameState, dice: Dice, events: list[Event]) -> None:
                     _mobilize(state, card, roll)
                     placed = roll
             events.append({"type": "cut", "seat": defender, "card": card, "armies": placed})
-            if wild_rolls or mobilization_cards(state):
+            hit = card is not None and (card == WILD or card in owned)
+            may_reveal = hit or not state.options.reveal_needs_cut  # RULES.md M5 (an option)
+            if wild_rolls or (may_reveal and mobilization_cards(state)):
                 battle.stage = MOBILIZE
                 battle.mobilization = {"cut": card, "wild_rolls": wild_rolls}
                 return

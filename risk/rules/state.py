@@ -54,6 +54,7 @@ class Options:
     win: str = LAST_STANDING
     round_limit: int | None = None
     red_queens_high: bool = True
+    reveal_needs_cut: bool = False  # hand cards add mobilization dice only when the cut hit
     map: str = "classic"
 
     def to_dict(self) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from combat.dice import FixedDice
-from risk.rules import IllegalAction, apply, pending_decisions
+from risk.rules import IllegalAction, Options, apply, pending_decisions
 from risk.rules.actions import Attack, EndCampaign, Mobilize, MoveIn, Retreat, Roll
 from risk.rules.engine import Decision
 from risk.rules.state import MOBILIZE, ROLLING, WON, GameState
@@ -504,3 +504,28 @@ def test_defender_with_a_ship_left_plays_on_as_a_pirate():
     assert of_type(events, "eliminated") == []
     assert state.seat("bob").alive is True
     assert state.seat("bob").risk_cards == ["Peru", "wild"]
+
+
+def test_option_reveal_needs_cut_asks_nothing_when_the_cut_missed():
+    """Option ``reveal_needs_cut`` (RULES.md M5), the other reading of "if they own the territory
+    shown they may place a 'mobilization bonus' ... AND optionally reveal": the cut shows Egypt,
+    which bob does not hold, so his Peru card earns nothing and the battle opens at once."""
+    options = Options(reveal_needs_cut=True)
+    state = _state(mobilized=False, risk_draw=["Egypt", "Iceland"], risk_hands={"bob": ["Peru"]},
+                   options=options)  # fmt: skip
+    state, _ = act(state, _normal(), 1)
+    assert state.battle.stage == ROLLING
+    assert pending_decisions(state) == [Decision("alice", "alice", "battle:rolling")]
+
+
+def test_option_reveal_needs_cut_lets_a_hit_cut_open_the_hand():
+    """With ``reveal_needs_cut`` a cut that hits (Peru, bob's: a die of 4) lets bob reveal his
+    Kamchatka card too (a die of 2)."""
+    options = Options(reveal_needs_cut=True)
+    state = _state(mobilized=False, risk_draw=["Egypt", "Peru"], risk_hands={"bob": ["Kamchatka"]},
+                   options=options)  # fmt: skip
+    state, _ = act(state, _normal(), 2, 4)
+    assert state.territories["Peru"].armies == 5
+    assert state.battle.stage == MOBILIZE
+    state, _ = act(state, Mobilize("bob", reveal=("Kamchatka",)), 2)
+    assert state.territories["Kamchatka"].armies == 4
