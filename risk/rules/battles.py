@@ -25,7 +25,6 @@ from risk.rules.actions import (
 )
 from risk.rules.board import Event
 from risk.rules.state import (
-    COMMITTED,
     FLANKING,
     JOIN,
     LAND,
@@ -677,20 +676,3 @@ def _battle(state: GameState, stage: str) -> Battle:
     if battle.stage != stage:
         raise IllegalAction("battle-stage", f"the battle is at its {battle.stage} stage")
     return battle
-
-
-__all__ = [
-    "COMMITTED",
-    "boarders",
-    "defender_armies",
-    "do_attack",
-    "do_join_defence",
-    "do_mobilize",
-    "do_move_in",
-    "do_naval_attack",
-    "do_prize",
-    "do_retreat",
-    "do_roll",
-    "join_candidates",
-    "mobilization_cards",
-]

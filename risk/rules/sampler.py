@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from risk.rules import battles, board
+from risk.rules import board
 from risk.rules.actions import (
     Action,
     Answer,
@@ -64,7 +64,6 @@ def sample_action(state: GameState, player: str, rng: random.Random) -> Action:
     specs = [s for s in legal_actions(state, player) if s.type in WEIGHTS]
     if not specs:
         raise NoAction(f"{player} has nothing to do now")
-    # A reinforcement phase with everything placed: turn-ins are optional, move on sometimes.
     spec = rng.choices(specs, weights=[WEIGHTS[s.type] for s in specs])[0]
     return _BUILD[spec.type](state, player, spec, rng)
 
@@ -316,4 +315,4 @@ _BUILD: dict[str, Any] = {
     "end_turn": _end_turn, "challenge": _challenge, "answer": _answer, "poker": _poker,
 }  # fmt: skip
 
-__all__ = ["NoAction", "battles", "join_or_leave", "sample_action"]
+__all__ = ["NoAction", "join_or_leave", "sample_action"]

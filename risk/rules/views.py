@@ -18,8 +18,6 @@ from combat.dice import commitment_of
 from risk.rules.engine import legal_actions, pending_decisions
 from risk.rules.state import GameState
 
-_PRIVATE_KEYS = ("cards", "discards", "private_to")
-
 
 def view_for(state: GameState, player: str | None) -> dict[str, Any]:
     """The state as ``player`` (a person, an allied seat's id, or None for a spectator) sees it."""
@@ -83,10 +81,4 @@ def events_for(
 ) -> list[dict[str, Any]]:
     """``events`` as ``player`` may see them, as JSON dicts: others' private cards stripped."""
     me = state.seat_of_actor(player) if player is not None else None
-    seat_id = me.id if me is not None else None
-    seen = []
-    for event in events:
-        if "private_to" in event and event["private_to"] != seat_id:
-            event = {k: v for k, v in event.items() if k not in _PRIVATE_KEYS}
-        seen.append(dict(event))
-    return seen
+    return poker.events_for(events, me.id if me is not None else None)  # the same filter

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import pytest
+
 from combat.dice import FixedDice
 from combat.poker.cards import DECK as POKER_DECK
-from risk.rules import apply, load_map
+from risk.rules import IllegalAction, apply, load_map
 from risk.rules.actions import Action
 from risk.rules.board import Event
 from risk.rules.state import (
@@ -107,6 +109,13 @@ def act(state: GameState, action: Action, *rolls: int) -> tuple[GameState, list[
     after, events = apply(state, action, dice)
     assert dice.remaining == 0, f"{dice.remaining} of the given rolls were not used"
     return after, events
+
+
+def refused(state: GameState, action: Action, *rolls: int) -> IllegalAction:
+    """The IllegalAction ``action`` raises (the caller's state is untouched)."""
+    with pytest.raises(IllegalAction) as caught:
+        apply(state, action, FixedDice(list(rolls)))
+    return caught.value
 
 
 def of_type(events: list[Event], kind: str) -> list[Event]:

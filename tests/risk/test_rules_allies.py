@@ -8,13 +8,9 @@ pots, the cards, and who plays next. The poker draw pile is stacked so every dea
 
 from __future__ import annotations
 
-import pytest
-
-from combat.dice import FixedDice
 from combat.poker.cards import DECK as POKER_DECK
-from risk.rules import IllegalAction, apply, pending_decisions
+from risk.rules import pending_decisions
 from risk.rules.actions import (
-    Action,
     Answer,
     Attack,
     Challenge,
@@ -29,18 +25,12 @@ from risk.rules.actions import (
 )
 from risk.rules.engine import Decision
 from risk.rules.state import END, GameState
-from tests.risk.builders import act, make_state, of_type
+from tests.risk.builders import act, make_state, of_type, refused
 
 ALICE = ["Eastern Australia", "Western Australia", "New Guinea", "Indonesia"]  # 3 + Australia 2
 BOB = ["North Africa", "Egypt", "East Africa", "Congo", "South Africa", "Madagascar"]  # 3 + 3
 CAROL = ["Iceland", "Great Britain"]  # 3
 DEALT = ["Ad", "As", "Ac", "Kh", "3d", "7s", "9c", "Jd", "4h", "5h"]  # alice's 4, bob's 4, draws
-
-
-def refused(state: GameState, action: Action, *rolls: int) -> IllegalAction:
-    with pytest.raises(IllegalAction) as caught:
-        apply(state, action, FixedDice(list(rolls)))
-    return caught.value
 
 
 def table(

@@ -11,14 +11,11 @@ Peru; the allied army ally-1 holds everything else.
 
 from __future__ import annotations
 
-import pytest
-
-from combat.dice import FixedDice
-from risk.rules import IllegalAction, Options, apply, pending_decisions
+from risk.rules import Options, pending_decisions
 from risk.rules.actions import Attack, EndCampaign, Mobilize, MoveIn, Retreat, Roll
 from risk.rules.engine import Decision
 from risk.rules.state import MOBILIZE, ROLLING, WON, GameState
-from tests.risk.builders import act, make_state, of_type
+from tests.risk.builders import act, make_state, of_type, refused
 
 
 def _state(kamchatka: int = 2, *, mobilized: bool = True, **kwargs) -> GameState:
@@ -35,9 +32,7 @@ def _state(kamchatka: int = 2, *, mobilized: bool = True, **kwargs) -> GameState
 
 
 def _refused(state: GameState, action, *rolls: int) -> str:
-    with pytest.raises(IllegalAction) as error:
-        apply(state, action, FixedDice(list(rolls)))
-    return error.value.code
+    return refused(state, action, *rolls).code
 
 
 def _normal(armies: int = 9, source: str = "Alaska") -> Attack:

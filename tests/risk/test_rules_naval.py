@@ -8,12 +8,8 @@ defeat the defeated ship's die is rolled, then the other side's. The defender (b
 
 from __future__ import annotations
 
-import pytest
-
-from combat.dice import FixedDice
-from risk.rules import IllegalAction, apply, legal_actions, pending_decisions
+from risk.rules import legal_actions, pending_decisions
 from risk.rules.actions import (
-    Action,
     Cruise,
     Embark,
     JoinDefence,
@@ -25,13 +21,7 @@ from risk.rules.actions import (
 )
 from risk.rules.engine import ActionSpec, Decision
 from risk.rules.state import JOIN, PRIZES, ROLLING, GameState
-from tests.risk.builders import act, make_state, of_type
-
-
-def refused(state: GameState, action: Action, *rolls: int) -> IllegalAction:
-    with pytest.raises(IllegalAction) as caught:
-        apply(state, action, FixedDice(list(rolls)))
-    return caught.value
+from tests.risk.builders import act, make_state, of_type, refused
 
 
 def sea(*, cut: bool = False, **ships: tuple[str, str, int]) -> GameState:

@@ -6,12 +6,8 @@ pirate: no territory, ships in the Pacific. Every die is stated with ``FixedDice
 
 from __future__ import annotations
 
-import pytest
-
-from combat.dice import FixedDice
-from risk.rules import IllegalAction, apply, legal_actions, pending_decisions
+from risk.rules import legal_actions, pending_decisions
 from risk.rules.actions import (
-    Action,
     Attack,
     Cruise,
     EndCampaign,
@@ -25,15 +21,9 @@ from risk.rules.actions import (
 )
 from risk.rules.engine import ActionSpec, Decision
 from risk.rules.state import CAMPAIGN, END, REINFORCE, GameState
-from tests.risk.builders import act, make_state, of_type
+from tests.risk.builders import act, make_state, of_type, refused
 
 CARDS = ["Japan", "Siam", "Peru"]  # three alike or one of each: some set, all bob's territories
-
-
-def refused(state: GameState, action: Action, *rolls: int) -> IllegalAction:
-    with pytest.raises(IllegalAction) as caught:
-        apply(state, action, FixedDice(list(rolls)))
-    return caught.value
 
 
 def pirate_sea(*, turn: str = "alice", phase: str = CAMPAIGN, **extra) -> GameState:

@@ -5,19 +5,14 @@ Each test quotes the sentence of the rule text (or design.md section 5) it check
 
 from __future__ import annotations
 
-import pytest
-
-from combat.dice import FixedDice
-from risk.rules import IllegalAction, apply, new_game, view_for
+from risk.rules import new_game, view_for
 from risk.rules.actions import Arrange, Attack, EndTurn, Join, Leave, MoveIn, Roll
 from risk.rules.state import ALLIED, END, PLAYER, REINFORCE, GameState, Options
-from tests.risk.builders import act, make_state, of_type
+from tests.risk.builders import act, make_state, of_type, refused
 
 
 def _refused(state: GameState, action, *rolls: int) -> str:
-    with pytest.raises(IllegalAction) as error:
-        apply(state, action, FixedDice(list(rolls)))
-    return error.value.code
+    return refused(state, action, *rolls).code
 
 
 def _table(turn: str = "alice", phase: str = END, **kwargs) -> GameState:

@@ -9,12 +9,7 @@ cut is rolled, unless a test says otherwise.
 
 from __future__ import annotations
 
-import pytest
-
-from combat.dice import FixedDice
-from risk.rules import IllegalAction, apply
 from risk.rules.actions import (
-    Action,
     Attack,
     Cruise,
     Disembark,
@@ -29,14 +24,7 @@ from risk.rules.actions import (
     Sail,
 )
 from risk.rules.state import CAMPAIGN, REINFORCE, ROLLING, WON, GameState
-from tests.risk.builders import act, make_state, of_type
-
-
-def refused(state: GameState, action: Action, *rolls: int) -> IllegalAction:
-    """The IllegalAction ``action`` raises (the caller's state is untouched)."""
-    with pytest.raises(IllegalAction) as caught:
-        apply(state, action, FixedDice(list(rolls)))
-    return caught.value
+from tests.risk.builders import act, make_state, of_type, refused
 
 
 def cruising(state: GameState, ship: str, *rolls: int) -> GameState:
