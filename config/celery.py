@@ -70,6 +70,8 @@ class WarboardTask(Task):
     def apply_async(self, args=None, kwargs=None, task_id=None, **options):  # type: ignore[override]
         from django.conf import settings
 
+        if getattr(settings, "WARBOARD_TASKS_INLINE", False):
+            return _inline(self, args, kwargs, task_id, options)
         if not getattr(settings, "WARBOARD_EMBEDDED_TASKS", False):
             return super().apply_async(args, kwargs, task_id=task_id, **options)
         task_id = task_id or str(uuid.uuid4())
@@ -83,6 +85,17 @@ class WarboardTask(Task):
         else:
             submit()
         return EmbeddedResult(task_id, future)
+
+
+def _inline(task: Task, args: Any, kwargs: Any, task_id: str | None, options: dict) -> Any:
+    """``WARBOARD_TASKS_INLINE`` (the game server's tests): run now, in the caller's thread,
+    so a test sees the bots' moves when its request returns. A task for later (``eta`` or
+    ``countdown``: deadline reminders and expiries) is not run at all; such tests move a
+    frozen clock and call the periodic sweep, which is what claims overdue work anyway."""
+    if _delay_seconds(options.get("countdown"), options.get("eta")) > 0:
+        logger.debug("inline tasks: %s for later not run", task.name)
+        return None
+    return task.apply(args or (), kwargs or {}, task_id=task_id, throw=True)
 
 
 def _delay_seconds(countdown: float | None, eta: datetime | None) -> float:

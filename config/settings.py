@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
     "channels",
     "games",
@@ -86,6 +87,8 @@ CACHES = environment.cache_config(ENV)
 _celery = environment.celery_config(ENV)
 WARBOARD_EMBEDDED_TASKS: bool = _celery["WARBOARD_EMBEDDED_TASKS"]
 WARBOARD_EMBEDDED_TASK_THREADS = env.int("WARBOARD_EMBEDDED_TASK_THREADS", default=2)
+# Tests of the game server only: tasks run in the caller's thread (config.celery._inline).
+WARBOARD_TASKS_INLINE = False
 CELERY_BROKER_URL = _celery["CELERY_BROKER_URL"]
 CELERY_RESULT_BACKEND = _celery["CELERY_RESULT_BACKEND"]
 CELERY_TASK_SERIALIZER = "json"
@@ -131,11 +134,19 @@ WHITENOISE_MANIFEST_STRICT = False
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.SessionAuthentication",  # the browser (CSRF-checked)
+        "rest_framework.authentication.TokenAuthentication",  # scripts and bots
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # One error shape for every 4xx: {"error": {"field", "message", "allowed"}}.
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
+    # Scoped throttles (games.api): login and registration guess passwords, actions hit the
+    # game row lock. Counted in the cache (Redis when REDIS_URL is set, so across processes).
+    "DEFAULT_THROTTLE_RATES": {
+        "login": env.str("THROTTLE_LOGIN", default="10/min"),
+        "register": env.str("THROTTLE_REGISTER", default="10/hour"),
+        "actions": env.str("THROTTLE_ACTIONS", default="120/min"),
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Warboard API",

@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("frontend.urls")),
     path("admin/", admin.site.urls),
     path("api/combat/", include("combat.api.urls")),
+    path("api/", include("games.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -33,7 +33,7 @@ from risk.rules.events import Event
 from risk.rules.sampler import NoAction, join_or_leave, sample_action
 from risk.rules.setup import new_game
 from risk.rules.state import GameState, Options, clone, from_dict, to_dict
-from risk.rules.views import events_for, view_for
+from risk.rules.views import action_for, events_for, view_for
 
 __all__ = [
     "ACTION_TYPES",
@@ -48,6 +48,7 @@ __all__ = [
     "MapError",
     "NoAction",
     "Options",
+    "action_for",
     "action_from_dict",
     "apply",
     "clone",

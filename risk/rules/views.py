@@ -82,3 +82,19 @@ def events_for(
     """``events`` as ``player`` may see them, as JSON dicts: others' private cards stripped."""
     me = state.seat_of_actor(player) if player is not None else None
     return poker.events_for(events, me.id if me is not None else None)  # the same filter
+
+
+#: Action fields only the actor may see: the poker cards chosen or drawn, the cards discarded
+#: (their count is public, through the ``discarded`` event).
+PRIVATE_ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "poker": ("cards", "from_stash"),
+    "discard": ("cards",),
+}
+
+
+def action_for(action: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+    """A logged action as ``viewer`` may see it: another player's private fields dropped."""
+    hidden = PRIVATE_ACTION_FIELDS.get(str(action.get("type")), ())
+    if not hidden or (viewer is not None and action.get("player") == viewer):
+        return dict(action)
+    return {key: value for key, value in action.items() if key not in hidden}

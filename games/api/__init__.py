@@ -1,0 +1,1 @@
+"""The game server's HTTP API (DRF): thin views that parse, call a service and serialise."""

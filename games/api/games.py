@@ -1,0 +1,240 @@
+"""The lobby and play endpoints under ``/api/games``: parse, call a service, serialise.
+
+Every refusal is the one error shape (``config.exceptions``); the codes each endpoint can answer
+are listed in its OpenAPI description.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.exceptions import ApplicationError, ConflictError, ErrorSerializer
+from games.api.throttles import ActionThrottle
+from games.models import Game
+from games.services import lobby, play, reading
+
+ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer,
+          404: ErrorSerializer, 409: ErrorSerializer}  # fmt: skip
+GAME = OpenApiTypes.OBJECT
+
+
+class GameListApi(APIView):
+    """``GET`` the lobby (public games and the caller's own); ``POST`` create a game."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    class Input(serializers.Serializer):
+        name = serializers.CharField(max_length=80, required=False, default="", allow_blank=True)
+        seats = serializers.IntegerField(min_value=2, max_value=6)
+        options = serializers.DictField(required=False, default=dict, help_text=(
+            "Rules options: win (last-standing | domination | round-limit), round_limit, "
+            "red_queens_high, reveal_needs_cut, map."))  # fmt: skip
+        public = serializers.BooleanField(required=False, default=True)
+        time_control = serializers.ChoiceField(choices=Game.TimeControl.values, default="untimed")
+        minutes = serializers.IntegerField(required=False, allow_null=True, default=None)
+        days = serializers.IntegerField(required=False, allow_null=True, default=None)
+        max_timeouts = serializers.IntegerField(required=False, default=3, min_value=1)
+        client_seed = serializers.CharField(max_length=64, required=False, default="",
+                                            allow_blank=True)  # fmt: skip
+
+    @extend_schema(
+        summary="List games: open public games, and every game the caller sits in",
+        parameters=[OpenApiParameter("status", str, enum=Game.Status.values, required=False)],
+        responses={200: GAME},
+    )
+    def get(self, request: Request) -> Response:
+        games = Game.objects.filter(public=True)
+        if request.user.is_authenticated:
+            games = Game.objects.filter(Q(public=True) | Q(seats__user=request.user)).distinct()
+        wanted = request.query_params.get("status")
+        if wanted:
+            games = games.filter(status=wanted)
+        games = games.select_related("creator").prefetch_related("seats__user__profile")[:100]
+        return Response({"games": [reading.game_summary(g, list(g.seats.all())) for g in games]})
+
+    @extend_schema(
+        summary="Create a game; the creator takes the first seat",
+        description="400 invalid (field named: seats, options.<key>, minutes, days, ...).",
+        request=Input,
+        responses={201: GAME, **ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(self.Input, request)
+        game = lobby.game_create(creator=request.user, **data)
+        return Response(reading.game_detail(game, request.user), status=status.HTTP_201_CREATED)
+
+
+class GameDetailApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="The game as the caller sees it",
+        description=(
+            "The caller's seat view (or the spectator view), the version, whose turn it is, "
+            "the pending decisions with their deadlines. Other players' cards, the deck order "
+            "and the seed never appear before the game is over. 404 not_found."
+        ),
+        responses={200: GAME, 404: ErrorSerializer},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = play.game_get(game_id)
+        return Response(reading.game_detail(game, request.user))
+
+
+class JoinApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    class Input(serializers.Serializer):
+        invite = serializers.CharField(required=False, default="", allow_blank=True)
+        client_seed = serializers.CharField(max_length=64, required=False, default="",
+                                            allow_blank=True)  # fmt: skip
+
+    @extend_schema(
+        summary="Take a free seat before the start",
+        description=(
+            "403 invite_required (private game without its token); 409 not_open, game_full, "
+            "already_seated. A running game is joined with a 'join' action instead."
+        ),
+        request=Input,
+        responses={200: GAME, **ERRORS},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _valid(self.Input, request)
+        lobby.game_join(game_id=game_id, user=request.user, **data)
+        return Response(reading.game_detail(play.game_get(game_id), request.user))
+
+
+class LeaveApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Give up a seat before the start (the creator cancels the game)",
+        description="409 not_open, not_seated. In a running game send a 'leave' action.",
+        request=None,
+        responses={204: None, **ERRORS},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        lobby.game_leave(game_id=game_id, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class BotsApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Fill every empty seat with a bot (creator only)",
+        description="403 not_creator; 409 not_open.",
+        request=None,
+        responses={200: GAME, **ERRORS},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        lobby.game_fill_with_bots(game_id=game_id, user=request.user)
+        return Response(reading.game_detail(play.game_get(game_id), request.user))
+
+
+class StartApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Start the game (creator only): the board is dealt from the committed seed",
+        description="403 not_creator; 409 not_open, seats_empty.",
+        request=None,
+        responses={200: GAME, **ERRORS},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        game = lobby.game_start(game_id=game_id, user=request.user)
+        return Response(reading.game_detail(game, request.user))
+
+
+class EventsApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="The action log after entry N, as the caller may see it",
+        description=(
+            "Others' private cards are stripped from actions and events; rolls and seeds are "
+            "included only once the game is over. At most 500 entries: page on with after=last."
+        ),
+        parameters=[OpenApiParameter("after", int, required=False, description="Default 0.")],
+        responses={200: GAME, 400: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        after = serializers.IntegerField(min_value=0)
+        raw = request.query_params.get("after", "0")
+        try:
+            after_n = after.run_validation(raw)
+        except serializers.ValidationError as exc:
+            raise serializers.ValidationError({"after": exc.detail}) from exc
+        game = play.game_get(game_id)
+        return Response(reading.log_for(game, request.user, after_n))
+
+
+class ActionsApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+    throttle_classes = [ActionThrottle]
+
+    class Input(serializers.Serializer):
+        action = serializers.DictField(help_text='The action, e.g. {"type": "end_turn"}.')
+        expected_version = serializers.IntegerField(min_value=0)
+        idempotency_key = serializers.CharField(max_length=100, required=False, allow_null=True,
+                                                default=None)  # fmt: skip
+
+    @extend_schema(
+        summary="Submit an action",
+        description=(
+            "One transaction per action with the game row locked. 200 with the caller's events "
+            "and the new version. 400 invalid_action (malformed; field action.<name>) or "
+            "illegal_action (the engine's reason; 'rule' names the rule); 403 not_seated or "
+            "not_your_decision; 409 stale_version (with 'version', the current one) or "
+            "not_running; 429 throttled. A repeated idempotency_key returns the first response "
+            "and applies nothing."
+        ),
+        request=Input,
+        responses={
+            200: inline_serializer(
+                "ActionApplied",
+                {
+                    "version": serializers.IntegerField(),
+                    "sequence": serializers.IntegerField(),
+                    "events": serializers.ListField(child=serializers.DictField()),
+                },
+            ),
+            **ERRORS,
+            429: ErrorSerializer,
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _valid(self.Input, request)
+        body = play.action_submit(game_id=game_id, user=request.user, **data)
+        return Response(body)
+
+
+class ReplayApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="The whole log with the revealed seeds (after the game is over)",
+        description="409 not_over while the game runs: the seed would reveal the card order.",
+        responses={200: GAME, 404: ErrorSerializer, 409: ErrorSerializer},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = play.game_get(game_id)
+        if game.status != Game.Status.FINISHED:
+            raise ConflictError("the replay opens when the game is over", code="not_over")
+        return Response(reading.replay(game))
+
+
+def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    if not isinstance(request.data, dict):
+        raise ApplicationError("expected a JSON object", code="parse_error", field="body")
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)

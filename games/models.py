@@ -1,0 +1,239 @@
+"""The game server's rows: profiles, games, seats, the append-only action log, deadlines.
+
+The rules state of a running game lives in ``risk.models.Board`` (written by ``risk.adapter``);
+these rows hold what the server adds around it: who sits where, the clock, the log every roll
+can be re-derived from, and the secret seed. Nothing here knows a rule: services call the pure
+engine and save what it returns.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+#: The kinds of game the lobby offers (one today).
+NAUTICAL_RISK = "nautical-risk"
+MIN_SEATS, MAX_SEATS = 2, 6
+#: A bot's player id: ``bot:<position>``. Django usernames cannot hold ':', so no clash.
+BOT_PREFIX = "bot:"
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Profile(models.Model):
+    """What a player sets about themselves: the name others see and which emails they get."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    display_name = models.CharField(max_length=60, blank=True)
+    email_your_turn = models.BooleanField(default=True, help_text='"Your turn" emails.')
+    email_reminder = models.BooleanField(default=True, help_text="Deadline reminders.")
+    email_game_over = models.BooleanField(default=True, help_text="Game-over results.")
+
+    def __str__(self) -> str:
+        return self.display_name or self.user.get_username()
+
+
+class Game(models.Model):
+    """One game: lobby settings, status, clock, the seed commitment and the log's version."""
+
+    class Status(models.TextChoices):
+        OPEN = "open"  # in the lobby, taking seats
+        RUNNING = "running"
+        PAUSED = "paused"  # by an admin: no actions, clocks stopped
+        FINISHED = "finished"
+
+    class TimeControl(models.TextChoices):
+        LIVE = "live"  # minutes per decision
+        CORRESPONDENCE = "correspondence"  # days per decision
+        UNTIMED = "untimed"
+
+    kind = models.CharField(max_length=30, default=NAUTICAL_RISK, choices=[(NAUTICAL_RISK,) * 2])
+    name = models.CharField(max_length=80, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+    )
+    seat_count = models.PositiveSmallIntegerField(help_text="2-6 seats.")
+    options = models.JSONField(default=dict, help_text="risk.rules.state.Options as a dict.")
+    public = models.BooleanField(default=True, help_text="Listed in the lobby; else invite only.")
+    invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
+    time_control = models.CharField(
+        max_length=15, choices=TimeControl.choices, default=TimeControl.UNTIMED
+    )
+    time_per_decision = models.DurationField(
+        null=True, blank=True, help_text="Minutes (live) or days (correspondence); none untimed."
+    )
+    max_timeouts = models.PositiveSmallIntegerField(
+        default=3, help_text="Consecutive timeouts after which a seat counts as having left."
+    )
+    server_seed = models.CharField(max_length=64, help_text="Secret until the game is over.")
+    seed_commitment = models.CharField(max_length=64, help_text="SHA-256 of server_seed (hex).")
+    version = models.PositiveIntegerField(default=0, help_text="Entries in the action log.")
+    board = models.OneToOneField(
+        "risk.Board", on_delete=models.PROTECT, null=True, blank=True, related_name="game"
+    )
+    result = models.JSONField(default=dict, blank=True, help_text="Winner and ranking.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=MIN_SEATS, seat_count__lte=MAX_SEATS),
+                name="games_game_seat_count",
+            ),
+            models.CheckConstraint(
+                condition=Q(time_control="untimed", time_per_decision__isnull=True)
+                | (~Q(time_control="untimed") & Q(time_per_decision__isnull=False)),
+                name="games_game_clock_iff_timed",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or f"Game {self.pk}"
+
+    @property
+    def timed(self) -> bool:
+        return self.time_control != self.TimeControl.UNTIMED
+
+
+class Seat(models.Model):
+    """A place at the table: a person or a bot. ``player`` is its name in the rules state."""
+
+    class State(models.TextChoices):
+        ACTIVE = "active"
+        AWAY = "away"  # timed out at least once; the bot took the decision
+        LEFT = "left"  # left (or timed out too often): the army is an allied army now
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    player = models.CharField(max_length=150, help_text="Username, or bot:<position>.")
+    colour = models.CharField(max_length=20, blank=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.ACTIVE)
+    client_seed = models.CharField(
+        max_length=64, blank=True, help_text="Mixed into the game's seed at the start."
+    )
+    timeouts = models.PositiveSmallIntegerField(default=0, help_text="Consecutive timeouts.")
+    last_seen_sequence = models.PositiveIntegerField(
+        default=0, help_text='The log entry up to which the player has been told ("your turn").'
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("game", "position")
+        constraints = [
+            models.UniqueConstraint(fields=("game", "position"), name="games_seat_position"),
+            models.UniqueConstraint(fields=("game", "player"), name="games_seat_player"),
+            models.CheckConstraint(
+                condition=Q(user__isnull=False) | Q(player__startswith=BOT_PREFIX),
+                name="games_seat_user_or_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}/{self.position} {self.player}"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
+
+
+class ActionLog(models.Model):
+    """One applied action, never changed: who, what, what happened, and the rolls it used.
+
+    ``rolls`` are the ``SeededDice`` log of the action (``context`` + counters), so anyone can
+    re-derive them from the revealed seed; ``response`` is the body the submitter received, so a
+    repeated ``idempotency_key`` returns it unchanged.
+    """
+
+    class Source(models.TextChoices):
+        PLAYER = "player"
+        BOT = "bot"  # a bot seat or an allied army's AI
+        TIMEOUT = "timeout"  # the bot deciding for a player whose deadline passed
+        SERVER = "server"  # a lobby or admin step (a seat left, replaced)
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log")
+    sequence = models.PositiveIntegerField()
+    seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True)
+    actor = models.CharField(max_length=150, help_text="Who acted in the rules state.")
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.PLAYER)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    action = models.JSONField()
+    events = models.JSONField(default=list)
+    context = models.CharField(max_length=80, help_text="The dice context of this action.")
+    rolls = models.JSONField(default=list, help_text="[{counter, sides, value}, ...]")
+    idempotency_key = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001
+    response = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("game", "sequence")
+        constraints = [
+            models.UniqueConstraint(fields=("game", "sequence"), name="games_log_sequence"),
+            models.UniqueConstraint(
+                fields=("game", "user", "idempotency_key"),
+                condition=Q(idempotency_key__isnull=False),
+                name="games_log_idempotency",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.sequence} {self.action.get('type')}"
+
+
+class Deadline(models.Model):
+    """How long a player may take over a pending decision of a timed game.
+
+    One open row per (game, player) while that player holds the game up; it closes when they
+    are no longer waited for. Expiry is claimed by an UPDATE that must change exactly one row,
+    so the per-deadline task and the periodic sweep never both act on it.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        DONE = "done"  # the player acted in time
+        EXPIRED = "expired"  # claimed: the bot decided for the player
+        CANCELLED = "cancelled"  # the game ended, paused or the seat left
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deadlines")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="deadlines")
+    kind = models.CharField(max_length=30, help_text="The decision's kind when it opened.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    opened_at = models.DateTimeField()
+    remind_at = models.DateTimeField()
+    due_at = models.DateTimeField()
+    reminded_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("due_at",)
+        constraints = [
+            models.UniqueConstraint(
+                fields=("game", "seat"),
+                condition=Q(status="open"),
+                name="games_deadline_one_open_per_seat",
+            ),
+        ]
+        indexes = [models.Index(fields=("status", "due_at"), name="games_deadline_due")]
+
+    def __str__(self) -> str:
+        return f"{self.seat} {self.kind} due {self.due_at:%Y-%m-%d %H:%M}"

@@ -1,0 +1,97 @@
+"""After a commit: each seat its own view and events over the channel layer, then the bots.
+
+Runs from ``transaction.on_commit``, so nobody is told of an action that rolled back. Each seat
+gets a payload built for it (``view_for``/``events_for`` with its own player name); spectators
+get the public view. Group names are defined here once; the consumer joins them.
+
+Hidden information is why this is per seat and not one message to a game group: a message sent
+to a shared group would have to be the public one, and a player's own cards would then need a
+second channel anyway (baserow's ws/signals.py does the same, per user).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from risk.rules import GameState, events_for, view_for
+
+if TYPE_CHECKING:
+    from games.services.play import Committed
+
+logger = logging.getLogger(__name__)
+
+
+def seat_group(game_id: int, position: int) -> str:
+    return f"game.{game_id}.seat.{position}"
+
+
+def public_group(game_id: int) -> str:
+    return f"game.{game_id}.public"
+
+
+def update_message(
+    state: GameState, events: list[dict[str, Any]], player: str | None, *, version: int,
+    sequence: int, status: str,
+) -> dict[str, Any]:  # fmt: skip
+    """The socket message one viewer receives after an action."""
+    return {
+        "type": "update",
+        "version": version,
+        "sequence": sequence,
+        "status": status,
+        "events": events_for(state, events, player),
+        "view": view_for(state, player),
+        "committed_at": time.time(),  # lets a client (and bench/load.py) measure push latency
+    }
+
+
+def action_committed(committed: Committed, *, kick_bots: bool = True) -> None:
+    """Push the action to every seat and spectator, then queue the bots if one is waited for."""
+    game = committed.game
+    try:
+        send = async_to_sync(_send_all)
+        messages = [
+            (seat_group(game.pk, seat.position), seat.player)
+            for seat in committed.seats
+            if seat.user_id is not None
+        ]
+        messages.append((public_group(game.pk), None))
+        send([(group, _update(committed, player)) for group, player in messages])
+    except Exception:  # the action is committed; a failed push must not turn into an error
+        logger.exception("game %s: push of action %s failed", game.pk, committed.log.sequence)
+    if kick_bots:
+        queue_bots(game.pk)
+
+
+def _update(committed: Committed, player: str | None) -> dict[str, Any]:
+    game = committed.game
+    return update_message(
+        committed.after, committed.events, player, version=game.version,
+        sequence=committed.log.sequence, status=game.status,
+    )  # fmt: skip
+
+
+def queue_bots(game_id: int) -> None:
+    from games import tasks
+    from games.services.bots import bots_waited_for
+
+    if bots_waited_for(game_id):
+        tasks.run_bots.delay(game_id)
+
+
+def notice(game_id: int, position: int, message: dict[str, Any]) -> None:
+    """A one-off message to one seat's sockets (a deadline reminder, say)."""
+    async_to_sync(_send_all)([(seat_group(game_id, position), message)])
+
+
+async def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group, payload in messages:
+        await layer.group_send(group, {"type": "game.message", "payload": payload})

@@ -1,0 +1,231 @@
+"""The lobby: create a game, take and leave seats, fill empty ones with bots, start.
+
+Before the start a seat is only a row; the rules state is made at ``game_start`` from the seats in
+order, with the seed mixed from the server's secret seed and the players' client seeds
+(``games.services.seeds``). From then on, joining and leaving are rules actions (a late-comer takes
+over an allied army, a leaver's army becomes one) and go through ``play.action_submit``.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from combat.dice import commitment_of, new_seed
+from config.exceptions import ApplicationError, ConflictError, ForbiddenError
+from games.models import BOT_PREFIX, MAX_SEATS, MIN_SEATS, NAUTICAL_RISK, Game, Seat
+from games.services import clock
+from games.services.play import Committed, game_lock
+from games.services.seeds import engine_seed
+from risk import adapter
+from risk.rules import Options, new_game
+from risk.rules.state import DOMINATION, LAST_STANDING, ROUND_LIMIT
+
+WINS = (LAST_STANDING, DOMINATION, ROUND_LIMIT)
+
+#: Allowances per time control: live in minutes, correspondence in days.
+LIVE_MINUTES = (1, 240)
+CORRESPONDENCE_DAYS = (1, 30)
+
+
+def game_create(
+    *,
+    creator: Any,
+    seats: int,
+    options: dict[str, Any] | None = None,
+    public: bool = True,
+    time_control: str = Game.TimeControl.UNTIMED,
+    minutes: int | None = None,
+    days: int | None = None,
+    max_timeouts: int = 3,
+    name: str = "",
+    client_seed: str = "",
+) -> Game:
+    """A new game in the lobby with its creator in the first seat and the seed committed."""
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise ApplicationError(
+            f"a game has {MIN_SEATS}-{MAX_SEATS} seats", code="invalid", field="seats"
+        )
+    chosen = checked_options(options or {})
+    allowance = _allowance(time_control, minutes, days)
+    if max_timeouts < 1:
+        raise ApplicationError("at least 1", code="invalid", field="max_timeouts")
+    server_seed = new_seed()
+    with transaction.atomic():
+        game = Game.objects.create(
+            kind=NAUTICAL_RISK, name=name, creator=creator, seat_count=seats,
+            options=chosen.to_dict(), public=public, time_control=time_control,
+            time_per_decision=allowance, max_timeouts=max_timeouts, server_seed=server_seed,
+            seed_commitment=commitment_of(server_seed),
+        )  # fmt: skip
+        Seat.objects.create(
+            game=game, position=0, user=creator, player=creator.get_username(),
+            client_seed=client_seed,
+        )  # fmt: skip
+    return game
+
+
+def checked_options(raw: dict[str, Any]) -> Options:
+    """The rules options a creator chose, each checked, with its field named when wrong."""
+    known = set(Options.__dataclass_fields__)
+    for key in raw:
+        if key not in known:
+            raise ApplicationError(
+                "not a rules option", code="invalid", field=f"options.{key}", allowed=sorted(known)
+            )
+    win = raw.get("win", LAST_STANDING)
+    if win not in WINS:
+        raise ApplicationError("unknown win condition", code="invalid", field="options.win",
+                               allowed=WINS)  # fmt: skip
+    limit = raw.get("round_limit")
+    if win == ROUND_LIMIT and not (isinstance(limit, int) and limit >= 1):
+        raise ApplicationError(
+            "a round-limit game needs a round_limit of at least 1", code="invalid",
+            field="options.round_limit",
+        )  # fmt: skip
+    for flag in ("red_queens_high", "reveal_needs_cut"):
+        if flag in raw and not isinstance(raw[flag], bool):
+            raise ApplicationError("true or false", code="invalid", field=f"options.{flag}")
+    from risk.models import Map
+
+    map_name = raw.get("map", "classic")
+    if not Map.objects.filter(name=map_name).exists():
+        allowed = list(Map.objects.values_list("name", flat=True))
+        raise ApplicationError("no such map", code="invalid", field="options.map", allowed=allowed)
+    return Options.from_dict({**raw, "win": win})
+
+
+def _allowance(time_control: str, minutes: int | None, days: int | None) -> timedelta | None:
+    if time_control == Game.TimeControl.UNTIMED:
+        return None
+    if time_control == Game.TimeControl.LIVE:
+        low, high = LIVE_MINUTES
+        if not (isinstance(minutes, int) and low <= minutes <= high):
+            raise ApplicationError(
+                f"live games need minutes per turn, {low}-{high}", code="invalid", field="minutes"
+            )
+        return timedelta(minutes=minutes)
+    if time_control == Game.TimeControl.CORRESPONDENCE:
+        low, high = CORRESPONDENCE_DAYS
+        if not (isinstance(days, int) and low <= days <= high):
+            raise ApplicationError(
+                f"correspondence games need days per turn, {low}-{high}", code="invalid",
+                field="days",
+            )  # fmt: skip
+        return timedelta(days=days)
+    raise ApplicationError(
+        "unknown time control", code="invalid", field="time_control",
+        allowed=Game.TimeControl.values,
+    )  # fmt: skip
+
+
+def _open_game(game_id: int) -> Game:
+    game = game_lock(game_id)
+    if game.status != Game.Status.OPEN:
+        raise ConflictError(
+            f"the game is {game.status}; seats are taken in the lobby only (a running game is "
+            "joined by taking over an allied army: a 'join' action)",
+            code="not_open",
+        )
+    return game
+
+
+def game_join(*, game_id: int, user: Any, invite: str = "", client_seed: str = "") -> Seat:
+    """Take the first free seat of an open game (a private game needs its invite token)."""
+    with transaction.atomic():
+        game = _open_game(game_id)
+        if not game.public and invite != game.invite_token:
+            raise ForbiddenError("this game is by invitation", code="invite_required",
+                                 field="invite")  # fmt: skip
+        if game.seats.filter(user=user).exists():
+            raise ConflictError("you already hold a seat", code="already_seated")
+        position = _free_position(game)
+        return Seat.objects.create(
+            game=game, position=position, user=user, player=user.get_username(),
+            client_seed=client_seed,
+        )  # fmt: skip
+
+
+def _free_position(game: Game) -> int:
+    taken = set(game.seats.values_list("position", flat=True))
+    free = [p for p in range(game.seat_count) if p not in taken]
+    if not free:
+        raise ConflictError("every seat is taken", code="game_full")
+    return free[0]
+
+
+def game_leave(*, game_id: int, user: Any) -> None:
+    """Give up one's seat before the start; the creator cancels the game instead."""
+    with transaction.atomic():
+        game = _open_game(game_id)
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise ConflictError("you hold no seat in this game", code="not_seated")
+        if game.creator_id == user.pk:
+            game.delete()  # the creator leaving an unstarted game cancels it
+            return
+        seat.delete()
+
+
+def game_fill_with_bots(*, game_id: int, user: Any) -> list[Seat]:
+    """The creator fills every empty seat with a bot."""
+    with transaction.atomic():
+        game = _open_game(game_id)
+        _creator_only(game, user)
+        taken = set(game.seats.values_list("position", flat=True))
+        bots = [
+            Seat(game=game, position=p, user=None, player=f"{BOT_PREFIX}{p + 1}")
+            for p in range(game.seat_count)
+            if p not in taken
+        ]
+        return Seat.objects.bulk_create(bots)
+
+
+def _creator_only(game: Game, user: Any) -> None:
+    if game.creator_id != user.pk:
+        raise ForbiddenError("only the game's creator may do this", code="not_creator")
+
+
+def game_start(*, game_id: int, user: Any) -> Game:
+    """Deal and place the board from the seats in order; the game runs from here."""
+    with transaction.atomic():
+        game = _open_game(game_id)
+        _creator_only(game, user)
+        seats = list(game.seats.order_by("position"))
+        if len(seats) != game.seat_count:
+            raise ConflictError(
+                f"{game.seat_count - len(seats)} seat(s) are empty: wait for players or fill "
+                "them with bots",
+                code="seats_empty",
+            )
+        seed = engine_seed(game.server_seed, [s.client_seed for s in seats])
+        state = new_game(
+            [s.player for s in seats], seed=seed, options=Options.from_dict(game.options)
+        )
+        game.board = adapter.save_new(state)
+        game.status = Game.Status.RUNNING
+        game.started_at = timezone.now()
+        game.save(update_fields=["board", "status", "started_at"])
+        colours = {seat.id: seat.colour for seat in state.seats}
+        for seat in seats:
+            seat.colour = colours[seat.player]
+        Seat.objects.bulk_update(seats, ["colour"])
+        _started(game, state, seats)
+    return game
+
+
+def _started(game: Game, state: Any, seats: list[Seat]) -> None:
+    """The clock and the pushes of a game that has just started (no action is logged)."""
+    from games.models import ActionLog
+    from games.services import broadcast
+
+    opening = ActionLog(game=game, sequence=0, actor="", action={"type": "start"})
+    committed = Committed(game, opening, state, state, [], seats)
+    clock.sync_deadlines(game, clock.waited_for(state), {s.player: s for s in seats},
+                         timezone.now())  # fmt: skip
+    newly = [s.pk for s in seats if s.user_id is not None]
+    transaction.on_commit(lambda: clock.queue_your_turn(game.pk, newly))
+    transaction.on_commit(lambda: broadcast.action_committed(committed))

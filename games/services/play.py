@@ -1,0 +1,287 @@
+"""Applying one action: the path of design.md section 1, in one transaction per action.
+
+``action_submit`` (a person over HTTP or a socket) and ``bot_step`` (a bot, an allied army's AI,
+or the bot deciding for a player whose deadline passed) share ``commit_action``: lock the game
+row, check the version, load the board through the adapter, call the pure ``apply``, write the
+changed rows, append the log entry, move the clock, commit; then, on commit, push each seat its
+own view and kick the bots. A refusal raises before anything is written, and the transaction
+rolls back whatever was, so state is never half-written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from config.exceptions import ApplicationError, ConflictError, ForbiddenError, NotFoundError
+from games.models import ActionLog, Game, Seat
+from risk import adapter
+from risk.rules import (
+    Action,
+    GameState,
+    IllegalAction,
+    InvalidAction,
+    action_from_dict,
+    apply,
+    events_for,
+    game_dice,
+    pending_decisions,
+)
+from risk.rules.actions import Join, Leave
+
+#: Engine refusal codes that mean "not yours to decide", answered 403 rather than 400.
+NOT_YOURS = frozenset({"not-your-turn", "not-playing"})
+
+
+@dataclass
+class Committed:
+    """What one applied action left behind, for the caller and the after-commit pushes."""
+
+    game: Game
+    log: ActionLog
+    before: GameState
+    after: GameState
+    events: list[dict[str, Any]]
+    seats: list[Seat] = field(default_factory=list)
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+def game_get(game_id: int) -> Game:
+    game = Game.objects.select_related("board").filter(pk=game_id).first()
+    if game is None:
+        raise NotFoundError(f"no game {game_id}", field="id")
+    return game
+
+
+def game_lock(game_id: int) -> Game:
+    """The game row, locked until the transaction ends (PostgreSQL ``SELECT ... FOR UPDATE``;
+    SQLite runs every transaction ``BEGIN IMMEDIATE``, which serialises writers the same way)."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise NotFoundError(f"no game {game_id}", field="id")
+    return game
+
+
+def game_state(game: Game) -> GameState:
+    if game.board_id is None:
+        raise ConflictError("the game has not started", code="not_started")
+    return adapter.load(game.board)
+
+
+def seat_of(game: Game, user: Any) -> Seat | None:
+    """The seat ``user`` holds in ``game`` (also one they left), or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    return Seat.objects.filter(game=game, user=user).first()
+
+
+# --- submitting -------------------------------------------------------------------------------
+
+
+def action_submit(
+    *,
+    game_id: int,
+    user: Any,
+    action: Any,
+    expected_version: int,
+    idempotency_key: str | None = None,
+) -> dict[str, Any]:
+    """Apply ``action`` for ``user``; the response body (also stored for idempotent replays).
+
+    Refusals: 400 ``invalid_action`` (malformed) or ``illegal_action`` (the engine's reason),
+    403 ``not_your_decision``, 409 ``stale_version`` (with the current version) or
+    ``not_running``, 404 for an unknown game.
+    """
+    if idempotency_key:
+        earlier = _earlier_response(game_id, user, idempotency_key)
+        if earlier is not None:
+            return earlier
+    try:
+        with transaction.atomic():
+            game = game_lock(game_id)
+            if idempotency_key:
+                # The twin of this request may have committed while we waited for the lock.
+                earlier = _earlier_response(game_id, user, idempotency_key)
+                if earlier is not None:
+                    return earlier
+            committed = _submit_locked(game, user, action, expected_version, idempotency_key)
+            return committed.log.response
+    except IntegrityError:
+        # Two requests with one key raced past both checks (only possible without the lock).
+        earlier = _earlier_response(game_id, user, idempotency_key) if idempotency_key else None
+        if earlier is None:
+            raise
+        return earlier
+
+
+def _earlier_response(game_id: int, user: Any, key: str) -> dict[str, Any] | None:
+    entry = (
+        ActionLog.objects.filter(game_id=game_id, user=user, idempotency_key=key)
+        .only("response")
+        .first()
+    )
+    return entry.response if entry is not None else None
+
+
+def _submit_locked(
+    game: Game, user: Any, raw: Any, expected_version: int, key: str | None
+) -> Committed:
+    check_running(game)
+    if expected_version != game.version:
+        raise ConflictError(
+            f"the game is at version {game.version}, not {expected_version}: reload and retry",
+            code="stale_version",
+            field="expected_version",
+            extra={"version": game.version},
+        )
+    seat = seat_of(game, user)
+    player = seat.player if seat is not None else user.get_username()
+    action = parse_action(raw, player)
+    state = game_state(game)
+    if not isinstance(action, Join):
+        if seat is None or seat.state == Seat.State.LEFT:
+            raise ForbiddenError(
+                "you hold no seat in this game; join an allied army first",
+                code="not_seated",
+                field="action.type",
+            )
+        if not isinstance(action, Leave) and player not in _waiting_for(state):
+            raise ForbiddenError(
+                f"it is not your decision now; waiting for {_waiting_text(state)}",
+                code="not_your_decision",
+                field="action",
+            )
+    if seat is None:
+        seat = _seat_for_newcomer(game, user)
+    committed = commit_action(
+        game, state, actor=player, action=action, seat=seat, source=ActionLog.Source.PLAYER,
+        user=user, key=key,
+    )  # fmt: skip
+    log = committed.log
+    log.response = {
+        "version": committed.game.version,
+        "sequence": log.sequence,
+        "events": events_for(committed.after, committed.events, player),
+    }
+    log.save(update_fields=["response"])
+    _after_own_action(seat, action)
+    return committed
+
+
+def check_running(game: Game) -> None:
+    if game.status != Game.Status.RUNNING:
+        raise ConflictError(f"the game is {game.status}, not running", code="not_running")
+
+
+def parse_action(raw: Any, player: str) -> Action:
+    """The client's JSON as an engine action acting for ``player`` (who is never taken from it)."""
+    if not isinstance(raw, dict):
+        raise ApplicationError(
+            "an action is a JSON object with a 'type'", code="invalid_action", field="action"
+        )
+    claimed = raw.get("player")
+    if claimed is not None and claimed != player:
+        raise ForbiddenError(
+            f"you act as {player!r}, not {claimed!r}", code="not_your_decision",
+            field="action.player",
+        )  # fmt: skip
+    try:
+        return action_from_dict({**raw, "player": player})
+    except InvalidAction as exc:
+        raise ApplicationError(
+            exc.message, code="invalid_action", field=f"action.{exc.field}"
+        ) from exc
+
+
+def _waiting_for(state: GameState) -> set[str]:
+    return {d.player for d in pending_decisions(state)}
+
+
+def _waiting_text(state: GameState) -> str:
+    return ", ".join(f"{d.player} ({d.kind})" for d in pending_decisions(state)) or "nobody"
+
+
+def _seat_for_newcomer(game: Game, user: Any) -> Seat:
+    """A late-comer taking over an allied army gets a seat row of their own."""
+    last = game.seats.order_by("-position").values_list("position", flat=True).first()
+    return Seat.objects.create(
+        game=game, position=(last or 0) + 1, user=user, player=user.get_username()
+    )
+
+
+def _after_own_action(seat: Seat, action: Action) -> None:
+    """A player acting for themselves is back: the timeout count starts again."""
+    if isinstance(action, Leave):
+        seat.state = Seat.State.LEFT
+    elif isinstance(action, Join):
+        seat.state = Seat.State.ACTIVE
+        seat.timeouts = 0
+    elif seat.timeouts or seat.state == Seat.State.AWAY:
+        seat.timeouts = 0
+        seat.state = Seat.State.ACTIVE
+    seat.save(update_fields=["state", "timeouts"])
+
+
+# --- the one write path -------------------------------------------------------------------------
+
+
+def commit_action(
+    game: Game,
+    state: GameState,
+    *,
+    actor: str,
+    action: Action,
+    seat: Seat | None,
+    source: str,
+    user: Any = None,
+    key: str | None = None,
+    kick_bots: bool = True,
+) -> Committed:
+    """Apply and write one action; the caller holds the game row lock inside ``atomic``.
+
+    ``IllegalAction`` from the engine becomes a 400 (403 when it is about who may act) before
+    anything is written. The log entry stores the dice context and every roll, so
+    ``verify_game`` can re-derive them from the revealed seed.
+    """
+    from games.services import broadcast, clock
+
+    dice = game_dice(state)
+    try:
+        after, events = apply(state, action, dice)
+    except IllegalAction as exc:
+        raise _refusal(exc) from exc
+    adapter.save(game.board, state, after)
+    event_dicts = [e.to_dict() for e in events]
+    game.version += 1
+    log = ActionLog.objects.create(
+        game=game, sequence=game.version, seat=seat, actor=actor, source=source,
+        user=user if user is not None and user.is_authenticated else None,
+        action=action.to_dict(), events=event_dicts, context=dice.context,
+        rolls=[r.as_dict() for r in dice.log], idempotency_key=key or None,
+    )  # fmt: skip
+    fields = ["version"]
+    if after.over:
+        game.status = Game.Status.FINISHED
+        game.finished_at = timezone.now()
+        game.result = {"winner": after.winner, "ranking": list(after.ranking)}
+        fields += ["status", "finished_at", "result"]
+    game.save(update_fields=fields)
+    seats = list(game.seats.select_related("user"))
+    committed = Committed(game, log, state, after, event_dicts, seats)
+    clock.after_action(committed)
+    transaction.on_commit(lambda: broadcast.action_committed(committed, kick_bots=kick_bots))
+    return committed
+
+
+def _refusal(exc: IllegalAction) -> ApplicationError:
+    field = f"action.{exc.field}" if exc.field else "action"
+    if exc.code in NOT_YOURS:
+        return ForbiddenError(exc.reason, code="not_your_decision", field=field)
+    return ApplicationError(
+        exc.reason, code="illegal_action", field=field, extra={"rule": exc.code}
+    )
