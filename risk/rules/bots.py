@@ -13,6 +13,8 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from combat.poker.draw import MUCKED
+from combat.poker.draw import Seat as PokerSeat
 from risk.rules.actions import Action
 from risk.rules.engine import ActionSpec, legal_actions
 from risk.rules.sampler import sample_action
@@ -75,14 +77,19 @@ def redacted_state(state: GameState, player: str | None) -> GameState:
     if contest is not None and contest.hand is not None:
         hand = contest.hand
         mine = me.id if me is not None else None
-        seats = tuple(
-            s if s.player == mine else replace(
-                s, stash=(HIDDEN,) * len(s.stash), hand=(HIDDEN,) * len(s.hand)
-            )
-            for s in hand.seats
-        )  # fmt: skip
+        seats = tuple(s if s.player == mine else _hide_poker_seat(s) for s in hand.seats)
         seen.contest = replace(
             contest, hand=replace(hand, seats=seats, deck=(HIDDEN,) * len(hand.deck))
         )
     seen.seed = ""
     return seen
+
+
+def _hide_poker_seat(seat: PokerSeat) -> PokerSeat:
+    """Another player's poker seat: stash and discards hidden, the hand too unless shown."""
+    return replace(
+        seat,
+        stash=(HIDDEN,) * len(seat.stash),
+        hand=seat.hand if seat.shown and seat.status != MUCKED else (HIDDEN,) * len(seat.hand),
+        discards=(HIDDEN,) * len(seat.discards),
+    )
