@@ -142,6 +142,9 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
     # Scoped throttles (games.api): login and registration guess passwords, actions hit the
     # game row lock. Counted in the cache (Redis when REDIS_URL is set, so across processes).
+    # Hops of trusted proxies in X-Forwarded-For (the throttles' client address): 0 means the
+    # header is ignored (direct clients could forge it); behind the TLS load balancer, 1.
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=1 if env.bool("HTTPS", default=False) else 0),
     "DEFAULT_THROTTLE_RATES": {
         "login": env.str("THROTTLE_LOGIN", default="10/min"),
         "register": env.str("THROTTLE_REGISTER", default="10/hour"),

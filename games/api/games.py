@@ -31,7 +31,7 @@ class GameListApi(APIView):
 
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
-    class Input(serializers.Serializer):
+    class GameCreateInput(serializers.Serializer):
         name = serializers.CharField(max_length=80, required=False, default="", allow_blank=True)
         seats = serializers.IntegerField(min_value=2, max_value=6)
         options = serializers.DictField(required=False, default=dict, help_text=(
@@ -47,6 +47,7 @@ class GameListApi(APIView):
 
     @extend_schema(
         summary="List games: open public games, and every game the caller sits in",
+        operation_id="games_list",
         parameters=[OpenApiParameter("status", str, enum=Game.Status.values, required=False)],
         responses={200: GAME},
     )
@@ -62,12 +63,13 @@ class GameListApi(APIView):
 
     @extend_schema(
         summary="Create a game; the creator takes the first seat",
+        operation_id="games_create",
         description="400 invalid (field named: seats, options.<key>, minutes, days, ...).",
-        request=Input,
+        request=GameCreateInput,
         responses={201: GAME, **ERRORS},
     )
     def post(self, request: Request) -> Response:
-        data = _valid(self.Input, request)
+        data = _valid(self.GameCreateInput, request)
         game = lobby.game_create(creator=request.user, **data)
         return Response(reading.game_detail(game, request.user), status=status.HTTP_201_CREATED)
 
@@ -77,6 +79,7 @@ class GameDetailApi(APIView):
 
     @extend_schema(
         summary="The game as the caller sees it",
+        operation_id="games_retrieve",
         description=(
             "The caller's seat view (or the spectator view), the version, whose turn it is, "
             "the pending decisions with their deadlines. Other players' cards, the deck order "
@@ -92,22 +95,23 @@ class GameDetailApi(APIView):
 class JoinApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    class Input(serializers.Serializer):
+    class JoinInput(serializers.Serializer):
         invite = serializers.CharField(required=False, default="", allow_blank=True)
         client_seed = serializers.CharField(max_length=64, required=False, default="",
                                             allow_blank=True)  # fmt: skip
 
     @extend_schema(
         summary="Take a free seat before the start",
+        operation_id="games_join",
         description=(
             "403 invite_required (private game without its token); 409 not_open, game_full, "
             "already_seated. A running game is joined with a 'join' action instead."
         ),
-        request=Input,
+        request=JoinInput,
         responses={200: GAME, **ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
-        data = _valid(self.Input, request)
+        data = _valid(self.JoinInput, request)
         lobby.game_join(game_id=game_id, user=request.user, **data)
         return Response(reading.game_detail(play.game_get(game_id), request.user))
 
@@ -117,6 +121,7 @@ class LeaveApi(APIView):
 
     @extend_schema(
         summary="Give up a seat before the start (the creator cancels the game)",
+        operation_id="games_leave",
         description="409 not_open, not_seated. In a running game send a 'leave' action.",
         request=None,
         responses={204: None, **ERRORS},
@@ -131,6 +136,7 @@ class BotsApi(APIView):
 
     @extend_schema(
         summary="Fill every empty seat with a bot (creator only)",
+        operation_id="games_bots",
         description="403 not_creator; 409 not_open.",
         request=None,
         responses={200: GAME, **ERRORS},
@@ -145,6 +151,7 @@ class StartApi(APIView):
 
     @extend_schema(
         summary="Start the game (creator only): the board is dealt from the committed seed",
+        operation_id="games_start",
         description="403 not_creator; 409 not_open, seats_empty.",
         request=None,
         responses={200: GAME, **ERRORS},
@@ -159,6 +166,7 @@ class EventsApi(APIView):
 
     @extend_schema(
         summary="The action log after entry N, as the caller may see it",
+        operation_id="games_events",
         description=(
             "Others' private cards are stripped from actions and events; rolls and seeds are "
             "included only once the game is over. At most 500 entries: page on with after=last."
@@ -181,7 +189,7 @@ class ActionsApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
     throttle_classes = [ActionThrottle]
 
-    class Input(serializers.Serializer):
+    class ActionInput(serializers.Serializer):
         action = serializers.DictField(help_text='The action, e.g. {"type": "end_turn"}.')
         expected_version = serializers.IntegerField(min_value=0)
         idempotency_key = serializers.CharField(max_length=100, required=False, allow_null=True,
@@ -189,6 +197,7 @@ class ActionsApi(APIView):
 
     @extend_schema(
         summary="Submit an action",
+        operation_id="games_actions",
         description=(
             "One transaction per action with the game row locked. 200 with the caller's events "
             "and the new version. 400 invalid_action (malformed; field action.<name>) or "
@@ -197,7 +206,7 @@ class ActionsApi(APIView):
             "not_running; 429 throttled. A repeated idempotency_key returns the first response "
             "and applies nothing."
         ),
-        request=Input,
+        request=ActionInput,
         responses={
             200: inline_serializer(
                 "ActionApplied",
@@ -212,7 +221,7 @@ class ActionsApi(APIView):
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
-        data = _valid(self.Input, request)
+        data = _valid(self.ActionInput, request)
         body = play.action_submit(game_id=game_id, user=request.user, **data)
         return Response(body)
 
@@ -222,6 +231,7 @@ class ReplayApi(APIView):
 
     @extend_schema(
         summary="The whole log with the revealed seeds (after the game is over)",
+        operation_id="games_replay",
         description="409 not_over while the game runs: the seed would reveal the card order.",
         responses={200: GAME, 404: ErrorSerializer, 409: ErrorSerializer},
     )
