@@ -98,6 +98,9 @@ CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-task leaves it for anothe
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+# The deadline sweep (games.sweep_deadlines): Celery beat runs it this often, and so does the
+# embedded server's sweeper thread. It only backs up the per-deadline tasks, so a minute is fine.
+DEADLINE_SWEEP_SECONDS = env.int("DEADLINE_SWEEP_SECONDS", default=60)
 
 # --- Auth, i18n, static ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -138,7 +141,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",  # scripts and bots
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    # One error shape for every 4xx: {"error": {"field", "message", "allowed"}}.
+    # One error shape for every 4xx: {"error": code, "message", "field", "allowed", ...}.
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
     # Scoped throttles (games.api): login and registration guess passwords, actions hit the
     # game row lock. Counted in the cache (Redis when REDIS_URL is set, so across processes).
@@ -169,6 +172,8 @@ EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = _email.get("EMAIL_USE_TLS", False)
 EMAIL_USE_SSL = _email.get("EMAIL_USE_SSL", False)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="warboard@localhost")
+# Where players open the site; emails link to {SITE_URL}/games/<id>.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 
 # --- HTTPS (production behind a TLS-terminating load balancer) -------------------------------
 # One switch, off for local http use; README "Production variables" lists it.

@@ -4,8 +4,9 @@ Input serializers check only the envelope: that each top-level field has the rig
 taken as sent (no "3" -> 3 or "yes" -> true coercion, so a typo is refused rather than guessed).
 What the values mean (unit names, counts, rules, editions, options) is the resolver's to judge:
 it names the exact field and the allowed values, and the error handler passes both on. Unknown
-top-level fields are refused, because a misspelt ``amphibious`` would otherwise be dropped and
-the battle resolved differently from what the player asked for.
+top-level fields are refused (error code ``unknown_field``, the known ones as ``allowed``),
+because a misspelt ``amphibious`` would otherwise be dropped and the battle resolved differently
+from what the player asked for.
 
 The output serializers for the resolver's reports document their shape in the OpenAPI schema;
 the views send ``as_dict()`` itself, so the answer is always exactly what the resolver reports.
@@ -113,7 +114,10 @@ class StrictEnvelopeSerializer(serializers.Serializer):
             unknown = sorted(str(key) for key in data if key not in self.fields)
             if unknown:
                 raise ApplicationError(
-                    "unknown field", field=unknown[0], allowed=sorted(self.fields)
+                    "unknown field",
+                    field=unknown[0],
+                    allowed=sorted(self.fields),
+                    code="unknown_field",
                 )
         return super().to_internal_value(data)
 

@@ -81,16 +81,17 @@ def test_odds_of_the_aa_chess_text_example_one(client):
 def test_odds_names_the_unknown_unit_and_lists_the_edition_units(client):
     response = post(client, ODDS, {"attacker": {"infantry": 1}, "defender": {"tank": 1}})
     assert response.status_code == 400
-    error = response.json()["error"]
-    assert error["field"] == "defender.tank"
+    error = response.json()
+    assert (error["error"], error["field"]) == ("invalid_input", "defender.tank")
     assert error["message"] == "not a unit of the revised edition"
     assert "armor" in error["allowed"] and "tank" not in error["allowed"]
 
 
 def test_odds_unknown_rules_are_named_by_the_resolver(client):
     body = {**THREE_V_ONE, "rules": "poker"}
-    error = post(client, ODDS, body).json()["error"]
-    assert error["field"] == "rules"
+    error = post(client, ODDS, body).json()
+    assert (error["error"], error["field"]) == ("invalid_input", "rules")
+    assert error["message"]
     assert error["allowed"] == [
         "chess",
         "chess-cof",
@@ -106,72 +107,77 @@ def test_odds_unknown_rules_are_named_by_the_resolver(client):
 
 
 @pytest.mark.parametrize(
-    ("body", "message"),
+    ("body", "code", "message"),
     [
-        ([1, 2], "Invalid data. Expected a dictionary, but got list."),
-        ("attack", "Invalid data. Expected a dictionary, but got str."),
-        (3, "Invalid data. Expected a dictionary, but got int."),
-        (None, "No data provided"),
+        ([1, 2], "invalid", "Invalid data. Expected a dictionary, but got list."),
+        ("attack", "invalid", "Invalid data. Expected a dictionary, but got str."),
+        (3, "invalid", "Invalid data. Expected a dictionary, but got int."),
+        (None, "null", "No data provided"),
     ],
 )
-def test_a_body_that_is_not_an_object_is_a_400_about_the_body(client, body, message):
+def test_a_body_that_is_not_an_object_is_a_400_about_the_body(client, body, code, message):
     response = post(client, ODDS, json.dumps(body))
     assert response.status_code == 400
-    error = response.json()["error"]
-    assert error["field"] == "body"
-    assert error["allowed"] is None
-    assert error["message"] == message
+    assert response.json() == {"error": code, "message": message, "field": "body", "allowed": None}
 
 
 def test_malformed_json_is_a_400_about_the_body(client):
     response = post(client, BATTLES, '{"attacker": ')
     assert response.status_code == 400
-    assert response.json()["error"]["field"] == "body"
+    error = response.json()
+    assert (error["error"], error["field"]) == ("parse_error", "body")
+    assert error["message"].startswith("JSON parse error")
     assert AABattle.objects.count() == 0
 
 
 def test_a_form_post_is_refused_as_unsupported_media(client):
     response = client.post(ODDS, {"attacker": "x"})
     assert response.status_code == 415
-    assert response.json()["error"]["field"] == "body"
+    error = response.json()
+    assert (error["error"], error["field"]) == ("unsupported_media_type", "body")
+    assert error["message"].startswith('Unsupported media type "multipart/form-data')
 
 
 @pytest.mark.parametrize(
-    ("body", "field", "message"),
+    ("body", "field", "code", "message"),
     [
-        ({"defender": {"infantry": 1}}, "attacker", "This field is required."),
-        ({"attacker": {"infantry": 1}}, "defender", "This field is required."),
-        ({**THREE_V_ONE, "attacker": ["infantry"]}, "attacker", None),
-        ({**THREE_V_ONE, "rounds": "3"}, "rounds", "A valid integer is required."),
-        ({**THREE_V_ONE, "rounds": True}, "rounds", "A valid integer is required."),
-        ({**THREE_V_ONE, "amphibious": "yes"}, "amphibious", "Must be a valid boolean."),
-        ({**THREE_V_ONE, "rules": 5}, "rules", "Not a valid string."),
-        ({**THREE_V_ONE, "attacker_order": "infantry"}, "attacker_order", None),
-        ({**THREE_V_ONE, "attacker_order": ["infantry", 7]}, "attacker_order.1", None),
+        ({"defender": {"infantry": 1}}, "attacker", "required", "This field is required."),
+        ({"attacker": {"infantry": 1}}, "defender", "required", "This field is required."),
+        ({**THREE_V_ONE, "attacker": ["infantry"]}, "attacker", "not_a_dict", None),
+        ({**THREE_V_ONE, "rounds": "3"}, "rounds", "invalid", "A valid integer is required."),
+        ({**THREE_V_ONE, "rounds": True}, "rounds", "invalid", "A valid integer is required."),
+        ({**THREE_V_ONE, "amphibious": "yes"}, "amphibious", "invalid", "Must be a valid boolean."),
+        ({**THREE_V_ONE, "rules": 5}, "rules", "invalid", "Not a valid string."),
+        ({**THREE_V_ONE, "attacker_order": "infantry"}, "attacker_order", "not_a_list", None),
+        ({**THREE_V_ONE, "attacker_order": ["infantry", 7]}, "attacker_order.1", "invalid", None),
         (
             {**THREE_V_ONE, "techs": {"attacker": 5}},
             "techs",
+            "invalid",
             'Must be a list of technology names or {"attacker": [...], "defender": [...]}.',
         ),
-        ({**THREE_V_ONE, "options": [1]}, "options", None),
+        ({**THREE_V_ONE, "options": [1]}, "options", "not_a_dict", None),
     ],
 )
-def test_wrong_types_are_a_400_naming_the_field(client, body, field, message):
+def test_wrong_types_are_a_400_naming_the_field(client, body, field, code, message):
     for url in (ODDS, BATTLES):
         response = post(client, url, body)
         assert response.status_code == 400, (url, response.json())
-        error = response.json()["error"]
-        assert error["field"] == field
+        error = response.json()
+        assert (error["error"], error["field"]) == (code, field)
+        assert error["allowed"] is None
         if message is not None:
             assert error["message"] == message
+        else:
+            assert isinstance(error["message"], str) and error["message"]
     assert AABattle.objects.count() == 0
 
 
 def test_a_misspelt_field_is_refused_with_the_known_ones(client):
     response = post(client, BATTLES, {**THREE_V_ONE, "amphibous": True})
     assert response.status_code == 400
-    error = response.json()["error"]
-    assert error["field"] == "amphibous"
+    error = response.json()
+    assert (error["error"], error["field"]) == ("unknown_field", "amphibous")
     assert error["message"] == "unknown field"
     assert "amphibious" in error["allowed"] and "client_seed" in error["allowed"]
     assert AABattle.objects.count() == 0
@@ -181,7 +187,12 @@ def test_client_seed_longer_than_200_characters_is_refused(client):
     assert create(client, {**THREE_V_ONE, "client_seed": "x" * 200})["client_seed"] == "x" * 200
     response = post(client, BATTLES, {**THREE_V_ONE, "client_seed": "x" * 201})
     assert response.status_code == 400
-    assert response.json()["error"]["field"] == "client_seed"
+    assert response.json() == {
+        "error": "max_length",
+        "message": "Ensure this field has no more than 200 characters.",
+        "field": "client_seed",
+        "allowed": None,
+    }
     assert AABattle.objects.count() == 1
 
 
@@ -248,10 +259,10 @@ def test_closing_with_a_wrong_token_is_403_and_the_seed_stays_hidden(client):
     for body in ({"close_token": "not-it"}, {}):
         response = post(client, close, body)
         assert response.status_code == 403
-        error = response.json()["error"]
-        assert error["field"] == "close_token"
+        error = response.json()
+        assert (error["error"], error["field"]) == ("forbidden", "close_token")
         assert error["allowed"] is None
-    assert post(client, close, {"close_token": "not-it"}).json()["error"]["message"] == (
+    assert post(client, close, {"close_token": "not-it"}).json()["message"] == (
         "does not match this battle's close token"
     )
     assert client.get(f"{BATTLES}/{battle['id']}").json()["seed"] is None
@@ -301,8 +312,9 @@ def test_a_tampered_report_fails_verification(client):
 def test_a_battle_the_resolver_rejects_leaves_no_row(client):
     response = post(client, BATTLES, {"attacker": {"tank": 2}, "defender": {"infantry": 1}})
     assert response.status_code == 400
-    error = response.json()["error"]
-    assert error["field"] == "attacker.tank"
+    error = response.json()
+    assert (error["error"], error["field"]) == ("invalid_input", "attacker.tank")
+    assert error["message"]
     assert "armor" in error["allowed"]
     assert AABattle.objects.count() == 0
 
@@ -347,7 +359,10 @@ def test_an_unknown_battle_is_a_404_about_the_id(client, battle_id):
     ):
         assert response.status_code == 404
         assert response.json() == {
-            "error": {"field": "id", "message": "no A&A battle has this id", "allowed": None}
+            "error": "not_found",
+            "message": "no A&A battle has this id",
+            "field": "id",
+            "allowed": None,
         }
 
 
@@ -355,8 +370,12 @@ def test_a_wrong_method_uses_the_same_error_shape(client):
     response = client.get(ODDS)
     assert response.status_code == 405
     assert response.json() == {
-        "error": {"field": None, "message": 'Method "GET" not allowed.', "allowed": None}
+        "error": "method_not_allowed",
+        "message": 'Method "GET" not allowed.',
+        "field": None,
+        "allowed": None,
     }
+    assert response["Allow"] == "POST, OPTIONS"
 
 
 # --- OpenAPI --------------------------------------------------------------------------------
@@ -380,9 +399,11 @@ def test_the_endpoints_are_in_the_schema(client):
     components = schema["components"]["schemas"]
     created = components["AABattleCreatedOutput"]["properties"]
     assert {"id", "report", "commitment", "context", "seed", "close_token"} <= set(created)
-    assert components["Error"]["properties"]["error"] == {
-        "$ref": "#/components/schemas/ErrorDetail"
-    }
-    assert set(components["ErrorDetail"]["properties"]) == {"field", "message", "allowed"}
+    error = components["Error"]
+    assert list(error["properties"]) == ["error", "message", "field", "allowed"]
+    assert error["properties"]["error"]["type"] == "string"
+    assert error["properties"]["field"]["nullable"] is True
+    assert error["properties"]["allowed"]["nullable"] is True
+    assert "ErrorDetail" not in components
     assert components["AABattleResultEnum"]["enum"] == ["attacker", "defender", "draw", "stalemate"]
     assert "attacker" in components["AABattleCreateInput"]["required"]

@@ -96,38 +96,44 @@ def test_each_resolution_gets_its_own_seed_and_context(client):
 
 
 @pytest.mark.parametrize(
-    ("change", "field"),
+    ("change", "field", "code"),
     [
-        ({"attacker_morale": 7}, "attacker_morale"),
-        ({"defender_morale": 0}, "defender_morale"),
-        ({"defense": 0}, "defense"),
-        ({"attack": 1, "defense": 5}, "attack"),
-        ({"combat": "blitz"}, "combat"),
-        ({"attacking_units": 9}, "attacking_units"),
-        ({"terrain_morale": 3}, "terrain_morale"),
-        ({"attack": "12"}, "attack"),
-        ({"attacker_morale": "3"}, "attacker_morale"),
-        ({"resolve": "yes"}, "resolve"),
-        ({"terrain": 2}, "terrain"),
-        ({"defender_morale": 7, "resolve": True}, "defender_morale"),
+        ({"attacker_morale": 7}, "attacker_morale", "invalid_input"),
+        ({"defender_morale": 0}, "defender_morale", "invalid_input"),
+        ({"defense": 0}, "defense", "invalid_input"),
+        ({"attack": 1, "defense": 5}, "attack", "invalid_input"),
+        ({"combat": "blitz"}, "combat", "invalid_input"),
+        ({"attacking_units": 9}, "attacking_units", "invalid_input"),
+        ({"terrain_morale": 3}, "terrain_morale", "invalid_input"),
+        ({"attack": "12"}, "attack", "invalid"),
+        ({"attacker_morale": "3"}, "attacker_morale", "invalid"),
+        ({"resolve": "yes"}, "resolve", "invalid"),
+        ({"terrain": 2}, "terrain", "unknown_field"),
+        ({"defender_morale": 7, "resolve": True}, "defender_morale", "invalid_input"),
     ],
 )
-def test_bad_input_is_a_400_naming_the_field(client, change, field):
+def test_bad_input_is_a_400_naming_the_field(client, change, field, code):
     response = post(client, {**ATTACK, **change})
     assert response.status_code == 400
-    assert response.json()["error"]["field"] == field
+    answer = response.json()
+    assert (answer["error"], answer["field"]) == (code, field)
+    assert isinstance(answer["message"], str) and answer["message"]
 
 
 def test_a_missing_field_is_named(client):
     body = {key: value for key, value in ATTACK.items() if key != "attacking_units"}
     response = post(client, body)
     assert response.status_code == 400
-    assert response.json()["error"]["field"] == "attacking_units"
+    answer = response.json()
+    assert (answer["error"], answer["field"]) == ("required", "attacking_units")
+    assert answer["message"] == "This field is required."
 
 
 def test_an_unknown_combat_type_lists_the_known_ones(client):
-    error = post(client, {**ATTACK, "combat": "blitz"}).json()["error"]
-    assert error["allowed"] == ["mobile", "set-piece"]
+    answer = post(client, {**ATTACK, "combat": "blitz"}).json()
+    assert (answer["error"], answer["field"]) == ("invalid_input", "combat")
+    assert answer["allowed"] == ["mobile", "set-piece"]
+    assert answer["message"]
 
 
 def test_the_endpoint_is_in_the_schema(client):

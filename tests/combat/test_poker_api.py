@@ -41,19 +41,29 @@ def test_equal_hands_share_a_rank(client):
 
 
 @pytest.mark.parametrize(
-    ("body", "field"),
+    ("body", "field", "code"),
     [
-        ({"cards": ["Qh", "Qd", "As", "Ac"]}, "cards"),
-        ({"cards": ["Qh", "Qd", "As", "Ac", "Xx"]}, "cards"),
-        ({"hands": [["Qh", "Qd", "As", "Ac", "Ad"], ["Qh", "Qh", "2s", "3c", "4d"]]}, "hands.1"),
-        ({}, "cards"),
-        ({"cards": ["Qh", "Qd", "As", "Ac", "Ad"], "red_queens_high": "yes"}, "red_queens_high"),
+        ({"cards": ["Qh", "Qd", "As", "Ac"]}, "cards", "min_length"),
+        ({"cards": ["Qh", "Qd", "As", "Ac", "Xx"]}, "cards", "invalid_input"),
+        (
+            {"hands": [["Qh", "Qd", "As", "Ac", "Ad"], ["Qh", "Qh", "2s", "3c", "4d"]]},
+            "hands.1",
+            "invalid_input",
+        ),
+        ({}, "cards", "invalid_input"),
+        (
+            {"cards": ["Qh", "Qd", "As", "Ac", "Ad"], "red_queens_high": "yes"},
+            "red_queens_high",
+            "invalid",
+        ),
     ],
 )
-def test_bad_input_is_a_400_naming_the_field(client, body, field):
+def test_bad_input_is_a_400_naming_the_field(client, body, field, code):
     response = post(client, body)
     assert response.status_code == 400
-    assert response.json()["error"]["field"] == field
+    answer = response.json()
+    assert (answer["error"], answer["field"]) == (code, field)
+    assert isinstance(answer["message"], str) and answer["message"]
 
 
 def test_the_endpoint_is_in_the_schema(client):

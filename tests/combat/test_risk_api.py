@@ -29,20 +29,22 @@ def test_naval_odds_carry_sinking_and_capture(client):
 
 
 @pytest.mark.parametrize(
-    ("body", "field"),
+    ("body", "field", "code"),
     [
-        ({"attackers": 3}, "defenders"),
-        ({"attackers": "3", "defenders": 2}, "attackers"),
-        ({"attackers": 3, "defenders": 2, "mode": "blitz"}, "mode"),
-        ({"attackers": 1, "defenders": 2, "mode": "committed"}, "attackers"),
-        ({"attackers": 3, "defenders": 2, "flank": [1]}, "flank"),
-        ({"defenders": 2, "mode": "flanking", "flanks": [5]}, "flanks"),
+        ({"attackers": 3}, "defenders", "required"),
+        ({"attackers": "3", "defenders": 2}, "attackers", "invalid"),
+        ({"attackers": 3, "defenders": 2, "mode": "blitz"}, "mode", "invalid_choice"),
+        ({"attackers": 1, "defenders": 2, "mode": "committed"}, "attackers", "invalid_input"),
+        ({"attackers": 3, "defenders": 2, "flank": [1]}, "flank", "unknown_field"),
+        ({"defenders": 2, "mode": "flanking", "flanks": [5]}, "flanks", "invalid_input"),
     ],
 )
-def test_bad_input_is_a_400_naming_the_field(client, body, field):
+def test_bad_input_is_a_400_naming_the_field(client, body, field, code):
     response = post(client, body)
     assert response.status_code == 400
-    assert response.json()["error"]["field"] == field
+    answer = response.json()
+    assert (answer["error"], answer["field"]) == (code, field)
+    assert isinstance(answer["message"], str) and answer["message"]
 
 
 def test_the_endpoint_is_in_the_schema(client):

@@ -82,40 +82,54 @@ def test_each_resolution_has_its_own_seed_and_context(client):
 
 
 @pytest.mark.parametrize(
-    ("body", "field"),
+    ("body", "field", "code"),
     [
-        ({"attack": 3}, "defense"),
-        ({"attack": "3", "defense": 1}, "attack"),
-        ({"attack": True, "defense": 1}, "attack"),
-        ({"attack": -3, "defense": 1}, "attack"),
-        ({"attack": 3, "defense": 0}, "defense"),
-        ({"attack": 3, "defense": 1, "column": "flank"}, "column"),
-        ({"attack": 3, "defense": 1, "drm": 0.25}, "drm"),
-        ({"attack": 3, "defense": 1, "resolve": "yes"}, "resolve"),
-        ({"attack": 3, "defense": 1, "fractional_odds": 1}, "fractional_odds"),
-        ({"attack": 3, "defense": 1, "odds": "3:1"}, "odds"),
-        ({"attack": 3, "defense": 1, "modifiers": [1]}, "modifiers"),
-        ({"attack": 3, "defense": 1, "modifiers": {"weather": "fog"}}, "modifiers.weather"),
-        ({"attack": 3, "defense": 1, "modifiers": {"tanks": 2}}, "modifiers.tanks"),
+        ({"attack": 3}, "defense", "required"),
+        ({"attack": "3", "defense": 1}, "attack", "invalid"),
+        ({"attack": True, "defense": 1}, "attack", "invalid"),
+        ({"attack": -3, "defense": 1}, "attack", "invalid_input"),
+        ({"attack": 3, "defense": 0}, "defense", "invalid_input"),
+        ({"attack": 3, "defense": 1, "column": "flank"}, "column", "invalid_input"),
+        ({"attack": 3, "defense": 1, "drm": 0.25}, "drm", "invalid_input"),
+        ({"attack": 3, "defense": 1, "resolve": "yes"}, "resolve", "invalid"),
+        ({"attack": 3, "defense": 1, "fractional_odds": 1}, "fractional_odds", "invalid"),
+        ({"attack": 3, "defense": 1, "odds": "3:1"}, "odds", "unknown_field"),
+        ({"attack": 3, "defense": 1, "modifiers": [1]}, "modifiers", "not_a_dict"),
+        (
+            {"attack": 3, "defense": 1, "modifiers": {"weather": "fog"}},
+            "modifiers.weather",
+            "invalid_input",
+        ),
+        (
+            {"attack": 3, "defense": 1, "modifiers": {"tanks": 2}},
+            "modifiers.tanks",
+            "invalid_input",
+        ),
         (
             {"attack": 3, "defense": 1, "modifiers": {"defending_arm": "2"}},
             "modifiers.defending_arm",
+            "invalid_input",
         ),
         (
             {"attack": 3, "defense": 1, "resolve": True, "modifiers": {"defending_at": 1}},
             "modifiers.defending_at",
+            "invalid_input",
         ),
     ],
 )
-def test_bad_input_is_a_400_naming_the_field(client, body, field):
+def test_bad_input_is_a_400_naming_the_field(client, body, field, code):
     response = post(client, body)
     assert response.status_code == 400
-    assert response.json()["error"]["field"] == field
+    answer = response.json()
+    assert (answer["error"], answer["field"]) == (code, field)
+    assert isinstance(answer["message"], str) and answer["message"]
 
 
 def test_a_bad_weather_lists_the_allowed_ones(client):
     body = post(client, {"attack": 3, "defense": 1, "modifiers": {"weather": "fog"}}).json()
-    assert body["error"]["allowed"] == ["blizzard", "fine", "rain", "snow", "storm"]
+    assert (body["error"], body["field"]) == ("invalid_input", "modifiers.weather")
+    assert body["message"] == "unknown weather 'fog'"
+    assert body["allowed"] == ["blizzard", "fine", "rain", "snow", "storm"]
 
 
 def test_the_endpoint_is_in_the_schema(client):
