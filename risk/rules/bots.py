@@ -19,7 +19,7 @@ from risk.rules.actions import Action
 from risk.rules.engine import ActionSpec, legal_actions
 from risk.rules.sampler import sample_action
 from risk.rules.state import GameState, clone
-from risk.rules.views import view_for
+from risk.rules.views import controls_turn_of, view_for
 
 #: What a card the viewer may not see looks like in a redacted state.
 HIDDEN = "?"
@@ -68,7 +68,8 @@ def redacted_state(state: GameState, player: str | None) -> GameState:
     me = seen.seat_of_actor(player) if player is not None else None
     for seat in seen.seats:
         if me is None or seat.id != me.id:
-            seat.risk_cards = [HIDDEN] * len(seat.risk_cards)
+            if not controls_turn_of(state, player, seat.id):
+                seat.risk_cards = [HIDDEN] * len(seat.risk_cards)
             seat.poker_cards = [HIDDEN] * len(seat.poker_cards)
     seen.risk_deck.draw = [HIDDEN] * len(seen.risk_deck.draw)
     seen.poker_deck.draw = [HIDDEN] * len(seen.poker_deck.draw)

@@ -33,6 +33,8 @@ def view_for(state: GameState, player: str | None) -> dict[str, Any]:
         if me is not None and seat.id == me.id:
             public["risk_hand"] = list(seat.risk_cards)
             public["poker_hand"] = list(seat.poker_cards)
+        elif controls_turn_of(state, player, seat.id):
+            public["risk_hand"] = list(seat.risk_cards)  # the allied army's sets are theirs to play
         seats.append(public)
     view: dict[str, Any] = {
         "version": state.version,
@@ -62,6 +64,19 @@ def view_for(state: GameState, player: str | None) -> dict[str, Any]:
     if state.over:
         view["seed"] = state.seed  # revealed at the end so every roll can be checked
     return view
+
+
+def controls_turn_of(state: GameState, player: str | None, seat_id: str) -> bool:
+    """Whether ``player`` is playing ``seat_id``'s turn for it (an allied turn they declared):
+    they may turn in its Risk cards, so they see them while the turn lasts (RULES.md A-rules)."""
+    turn = state.turn
+    return (
+        player is not None
+        and turn is not None
+        and turn.seat == seat_id
+        and turn.controller == player
+        and turn.for_seat is not None
+    )
 
 
 def _contest_view(state: GameState, seat_id: str | None) -> dict[str, Any] | None:

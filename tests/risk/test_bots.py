@@ -14,6 +14,7 @@ import pytest
 from risk.rules import apply, game_dice, new_game, pending_decisions
 from risk.rules.bots import HIDDEN, RandomBot, bot_view, decide, redacted_state
 from risk.rules.state import GameState
+from risk.rules.views import controls_turn_of
 
 STEPS = 700
 
@@ -26,6 +27,9 @@ def _check_redaction(state: GameState, player: str) -> None:
         if me is not None and real.id == me.id:
             assert shown.risk_cards == real.risk_cards
             assert shown.poker_cards == real.poker_cards
+        elif controls_turn_of(state, player, real.id):  # an allied turn the player declared
+            assert shown.risk_cards == real.risk_cards
+            assert shown.poker_cards == [HIDDEN] * len(real.poker_cards)
         else:
             assert shown.risk_cards == [HIDDEN] * len(real.risk_cards)
             assert shown.poker_cards == [HIDDEN] * len(real.poker_cards)
