@@ -19,6 +19,13 @@ NAUTICAL_RISK = "nautical-risk"
 MIN_SEATS, MAX_SEATS = 2, 6
 #: A bot's player id: ``bot:<position>``. Django usernames cannot hold ':', so no clash.
 BOT_PREFIX = "bot:"
+#: Name prefixes the rules engine and the server give their own seats and actors (allied armies
+#: "ally-<n>", their AIs "ai:<seat>", bots "bot:<n>"): no person may be called so.
+RESERVED_PREFIXES = ("ally-", "ai:", BOT_PREFIX)
+
+
+def is_reserved_name(username: str) -> bool:
+    return username.lower().startswith(RESERVED_PREFIXES)
 
 
 def new_invite_token() -> str:

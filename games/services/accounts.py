@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
 from config.exceptions import ApplicationError
-from games.models import Profile
+from games.models import RESERVED_PREFIXES, Profile, is_reserved_name
 
 #: The profile fields ``profile_update`` writes; ``email`` lives on the user.
 PROFILE_FIELDS = ("display_name", "email_your_turn", "email_reminder", "email_game_over")
@@ -34,6 +34,11 @@ def user_register(
     reject (checked against this user, so it may not resemble the username or email)."""
     user_model = get_user_model()
     username = user_model.normalize_username(username)
+    if is_reserved_name(username):
+        raise ApplicationError(
+            f"names starting with {', '.join(RESERVED_PREFIXES)} are the server's own",
+            field="username", code="reserved_username",
+        )  # fmt: skip
     email = user_model.objects.normalize_email(email or "")
     # Case-insensitive: "Alice" may not sit at the table pretending to be "alice".
     if user_model.objects.filter(**{f"{user_model.USERNAME_FIELD}__iexact": username}).exists():

@@ -16,7 +16,15 @@ from django.utils import timezone
 
 from combat.dice import commitment_of, new_seed
 from config.exceptions import ApplicationError, ConflictError, ForbiddenError
-from games.models import BOT_PREFIX, MAX_SEATS, MIN_SEATS, NAUTICAL_RISK, Game, Seat
+from games.models import (
+    BOT_PREFIX,
+    MAX_SEATS,
+    MIN_SEATS,
+    NAUTICAL_RISK,
+    Game,
+    Seat,
+    is_reserved_name,
+)
 from games.services import clock
 from games.services.play import Committed, game_lock
 from games.services.seeds import engine_seed
@@ -49,6 +57,7 @@ def game_create(
         raise ApplicationError(
             f"a game has {MIN_SEATS}-{MAX_SEATS} seats", code="invalid", field="seats"
         )
+    _check_name(creator)
     chosen = checked_options(options or {})
     allowance = _allowance(time_control, minutes, days)
     if max_timeouts < 1:
@@ -81,10 +90,13 @@ def checked_options(raw: dict[str, Any]) -> Options:
         raise ApplicationError("unknown win condition", code="invalid", field="options.win",
                                allowed=WINS)  # fmt: skip
     limit = raw.get("round_limit")
-    if win == ROUND_LIMIT and not (isinstance(limit, int) and limit >= 1):
+    # A limit given with another win condition is checked too: the options are shown to every
+    # player. (bool is an int in Python; true is no number of rounds.)
+    whole = isinstance(limit, int) and not isinstance(limit, bool) and limit >= 1
+    if (win == ROUND_LIMIT or limit is not None) and not whole:
         raise ApplicationError(
-            "a round-limit game needs a round_limit of at least 1", code="invalid",
-            field="options.round_limit",
+            "a whole number of rounds, at least 1 (a round-limit game needs one)",
+            code="invalid", field="options.round_limit",
         )  # fmt: skip
     for flag in ("red_queens_high", "reveal_needs_cut"):
         if flag in raw and not isinstance(raw[flag], bool):
@@ -142,10 +154,21 @@ def game_join(*, game_id: int, user: Any, invite: str = "", client_seed: str = "
                                  field="invite")  # fmt: skip
         if game.seats.filter(user=user).exists():
             raise ConflictError("you already hold a seat", code="already_seated")
+        _check_name(user)
         position = _free_position(game)
         return Seat.objects.create(
             game=game, position=position, user=user, player=user.get_username(),
             client_seed=client_seed,
+        )  # fmt: skip
+
+
+def _check_name(user: Any) -> None:
+    """An account named like the server's own seats (made by ``createsuperuser``, which does not
+    go through registration) cannot sit: the engine would mistake it for an allied army."""
+    if is_reserved_name(user.get_username()):
+        raise ApplicationError(
+            f"the username {user.get_username()!r} is reserved for the server's own seats",
+            code="reserved_username", field="user",
         )  # fmt: skip
 
 

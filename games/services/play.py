@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config.exceptions import ApplicationError, ConflictError, ForbiddenError, NotFoundError
-from games.models import ActionLog, Game, Seat
+from games.models import ActionLog, Game, Seat, is_reserved_name
 from risk import adapter
 from risk.rules import (
     Action,
@@ -141,21 +141,27 @@ def _submit_locked(
         )
     seat = seat_of(game, user)
     player = seat.player if seat is not None else user.get_username()
+    # Before parsing: a stranger naming a seated player in the action is told they hold no
+    # seat, not that the decision is someone else's.
+    if (seat is None or seat.state == Seat.State.LEFT) and not _is_join(raw):
+        raise ForbiddenError(
+            "you hold no seat in this game; join an allied army first",
+            code="not_seated",
+            field="action.type",
+        )
+    if seat is None and is_reserved_name(player):
+        raise ApplicationError(
+            f"the username {player!r} is reserved for the server's own seats",
+            code="reserved_username", field="user",
+        )  # fmt: skip
     action = parse_action(raw, player)
     state = game_state(game)
-    if not isinstance(action, Join):
-        if seat is None or seat.state == Seat.State.LEFT:
-            raise ForbiddenError(
-                "you hold no seat in this game; join an allied army first",
-                code="not_seated",
-                field="action.type",
-            )
-        if not isinstance(action, Leave) and player not in _waiting_for(state):
-            raise ForbiddenError(
-                f"it is not your decision now; waiting for {_waiting_text(state)}",
-                code="not_your_decision",
-                field="action",
-            )
+    if not isinstance(action, Join | Leave) and player not in _waiting_for(state):
+        raise ForbiddenError(
+            f"it is not your decision now; waiting for {_waiting_text(state)}",
+            code="not_your_decision",
+            field="action",
+        )
     if seat is None:
         seat = _seat_for_newcomer(game, user)
     committed = commit_action(
@@ -171,6 +177,10 @@ def _submit_locked(
     log.save(update_fields=["response"])
     _after_own_action(seat, action)
     return committed
+
+
+def _is_join(raw: Any) -> bool:
+    return isinstance(raw, dict) and raw.get("type") == Join.type
 
 
 def check_running(game: Game) -> None:
@@ -254,7 +264,7 @@ def commit_action(
     try:
         after, events = apply(state, action, dice)
     except IllegalAction as exc:
-        raise _refusal(exc) from exc
+        raise _refusal(exc, waited_for=actor in _waiting_for(state)) from exc
     adapter.save(game.board, state, after)
     event_dicts = [e.to_dict() for e in events]
     game.version += 1
@@ -278,8 +288,14 @@ def commit_action(
     return committed
 
 
-def _refusal(exc: IllegalAction) -> ApplicationError:
+def _refusal(exc: IllegalAction, *, waited_for: bool) -> ApplicationError:
     field = f"action.{exc.field}" if exc.field else "action"
+    if exc.code == "not-your-turn" and waited_for:
+        # The decision is the actor's, the action is the wrong kind for it (an attack while
+        # reinforcing): not allowed now, a 400, not "someone else's decision".
+        return ApplicationError(
+            exc.reason, code="illegal_action", field="action.type", extra={"rule": exc.code}
+        )
     if exc.code in NOT_YOURS:
         return ForbiddenError(exc.reason, code="not_your_decision", field=field)
     return ApplicationError(

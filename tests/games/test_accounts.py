@@ -562,3 +562,17 @@ def test_anonymous_users_can_neither_read_nor_change_a_profile(client, alice):
     assert (read.status_code, change.status_code) == (403, 403)
     assert read.json() == change.json() == NOT_SIGNED_IN
     assert Profile.objects.get(user=alice).display_name == ""
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [("ally-1", "reserved_username"), ("Ally-7", "reserved_username"), ("ai:x", "invalid")],
+)
+def test_registering_a_name_the_server_uses_for_its_own_seats_is_refused(name, code):
+    response = APIClient().post(
+        "/api/auth/register", {"username": name, "password": "a long passphrase 42"}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["error"] == code  # "ai:" already fails the username characters
+    assert response.json()["field"] == "username"

@@ -81,3 +81,19 @@ def test_client_seeds_are_mixed_in_seat_order_with_hmac():
     expected = hmac.new(server.encode(), b"|bob-seed|", hashlib.sha256).hexdigest()
     assert engine_seed(server, ["", "bob-seed", ""]) == expected
     assert engine_seed(server, ["bob-seed", "", ""]) != expected  # the order counts
+
+
+@pytest.mark.django_db
+def test_an_account_named_like_an_allied_army_cannot_sit(alice):
+    """The engine names allied armies ally-1, ally-2, ...: a person so named would be taken for
+    one, so a user made outside registration (createsuperuser) is refused a seat."""
+    from config.exceptions import ApplicationError
+    from tests.games.conftest import make_user
+
+    impostor = make_user("ally-1")
+    game = lobby.game_create(creator=alice, seats=2)
+
+    with pytest.raises(ApplicationError) as refused:
+        lobby.game_join(game_id=game.pk, user=impostor)
+    assert (refused.value.code, refused.value.field) == ("reserved_username", "user")
+    assert game.seats.count() == 1
