@@ -1,8 +1,9 @@
 """ASGI entry point: HTTP to Django, websockets through origin validation and session auth.
 
 ``AllowedHostsOriginValidator`` refuses a websocket whose ``Origin`` is not in ALLOWED_HOSTS
-(cross-site websocket hijacking), and ``AuthMiddlewareStack`` gives consumers ``scope["user"]``
-from the same session cookie the web pages use.
+(cross-site websocket hijacking), and ``TokenAuthMiddlewareStack`` gives consumers
+``scope["user"]`` from the same session cookie the web pages use or, for scripts and bots, from
+an API token in the query string (``?token=<key>``, ``games.socket_auth``).
 """
 
 import os
@@ -13,17 +14,25 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before anything imports models (consumers, auth middleware).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+from games.services import deadlines  # noqa: E402
+from games.socket_auth import TokenAuthMiddlewareStack  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            TokenAuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }
 )
+
+# The embedded default has no Celery beat: the server process runs the deadline sweep on a
+# daemon thread instead. Only a real server (daphne, runserver) starts it; tests import this
+# module too and must not get a background thread (games.services.deadlines.server_process).
+if settings.WARBOARD_EMBEDDED_TASKS and deadlines.server_process():
+    deadlines.sweeper_start()

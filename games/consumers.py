@@ -1,11 +1,77 @@
-"""Websocket consumers of the game server."""
+"""Websocket consumers of the game server: ``/ws/ping/`` and ``/ws/games/<id>/``.
+
+The game socket protocol (``GameConsumer``). Every message is a JSON object with a ``type``; a
+message the client sends may carry a ``request_id`` (a string or an integer), echoed in the reply.
+
+Client -> server:
+
+- ``{"type": "action", "action": {...}, "expected_version": v, "idempotency_key": k}`` submits an
+  action exactly as ``POST /api/games/{id}/actions`` does (same service, same validation, same
+  throttle). Answered by ``ack`` or ``error``.
+- ``{"type": "state"}`` asks for the current state again (a ``state`` message).
+- ``{"type": "ping"}`` is answered by ``{"type": "pong"}``.
+
+Server -> client:
+
+- ``{"type": "state", "game": {...}}``: the body of ``GET /api/games/{id}`` for this caller (their
+  seat view or the spectator view, ``version``, ``turn``, ``pending``). Sent on connect, on request,
+  and when the socket moves from the spectators' group to a seat (see below).
+- ``{"type": "update", "version", "sequence", "status", "events", "view", "committed_at"}``: after
+  every committed action, with this caller's own filtered events and view
+  (``games.services.broadcast``). An update already contained in the last ``state`` sent (an
+  older version, or the same version and status) is not relayed, so versions only grow.
+- ``{"type": "ack", "version", "sequence", "events"}``: the action's response, the same body as
+  the HTTP 200. It arrives before the ``update`` of the same action.
+- ``{"type": "error", "status": 4xx, "error": code, "message", "field", "allowed", ...}``: the
+  one error shape of ``config.exceptions`` plus the HTTP status the same refusal would have had
+  (409 ``stale_version`` carries ``version``; 401 ``not_authenticated`` for a spectator's action;
+  400 ``parse_error`` with field ``body`` for malformed JSON; ``required``/``invalid`` naming the
+  field for a bad message). An error never closes the socket, except the two refusals on
+  connect: an unknown game (close code 4404) and an unknown API token (4401), each after an
+  ``error`` message saying why.
+- Other one-off notices (``games.services.broadcast.notice``, e.g. a deadline reminder) pass
+  through as sent.
+
+Who hears what: a socket whose user holds a seat (in any state) is in that seat's group; every
+other socket (anonymous, or signed in without a seat) is in the game's public group and gets the
+spectator view. A user can gain a seat while connected: a 'join' action taking over an allied
+army, or a lobby seat taken over HTTP before the start. The consumer therefore looks the seat up
+again after the user's own successful action, on a ``state`` request and whenever a public update
+reaches a signed-in spectator; on finding a seat it joins the seat's group first, then leaves the
+public one, then sends a fresh ``state`` with the user's own view (joining before reading means
+no update falls in between; duplicates are dropped by version).
+
+Presence: a signed-in user's socket is recorded in ``games.services.presence`` on connect,
+refreshed by any message it sends (at most every ``PRESENCE_REFRESH`` seconds; a client idle
+longer than that should send a ``ping`` about once a minute) and removed on disconnect.
+"""
 
 from __future__ import annotations
 
+import json
+import logging
+import time
 import uuid
+from types import SimpleNamespace
 from typing import Any
 
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from rest_framework import exceptions as drf_exceptions
+
+from config.exceptions import (
+    BODY,
+    ApplicationError,
+    NotFoundError,
+    api_exception_handler,
+    error_body,
+)
+from games.api.games import ActionsApi
+from games.api.throttles import ActionThrottle
+from games.services import broadcast, play, presence, reading
+
+logger = logging.getLogger(__name__)
 
 
 class PingConsumer(AsyncJsonWebsocketConsumer):
@@ -61,6 +127,274 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
 
 async def _is_authenticated(user: Any) -> bool:
     """Resolve the lazy user from the session (a database read) off the event loop."""
-    from channels.db import database_sync_to_async
-
     return await database_sync_to_async(lambda: bool(user.is_authenticated))()
+
+
+# --- the game socket ----------------------------------------------------------------------------
+
+#: Close codes of the game socket (4000-4999 belong to the application).
+CLOSE_BAD_TOKEN = 4401
+CLOSE_NOT_FOUND = 4404
+#: The message types a client may send.
+MESSAGE_TYPES = ("action", "ping", "state")
+#: Seconds between presence refreshes of one socket. Any message received refreshes it, at most
+#: this often: well inside ``presence.PRESENCE_TTL`` (180 s), without a cache round trip (four on
+#: Redis, with the lock) for every action of a fast client.
+PRESENCE_REFRESH = 30.0
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):
+    """``/ws/games/<id>/``: the live game for one viewer (protocol in the module docstring)."""
+
+    game_id: int
+    user: Any = None
+    #: The channel-layer group this socket listens on (a seat's, or the public one).
+    group_name: str | None = None
+    #: The seat position the user holds, None for a spectator.
+    position: int | None = None
+    #: The version and status of the last ``state`` sent: updates up to it are already in it.
+    state_version: int = -1
+    state_status: str = ""
+    #: Whether presence is recorded (so disconnect only clears what connect set), and when.
+    present: bool = False
+    present_at: float = 0.0
+
+    # --- connection -------------------------------------------------------------------------
+
+    async def connect(self) -> None:
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.user = self.scope.get("user")  # resolved by the session / token middleware
+        await self.accept()
+        if self.scope.get("auth_error"):
+            await self.send_exception(drf_exceptions.AuthenticationFailed(self.scope["auth_error"]))
+            await self.close(code=CLOSE_BAD_TOKEN)
+            return
+        try:
+            await self.regroup()
+            await self.send_state()
+        except NotFoundError as exc:
+            await self.send_exception(exc)
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.presence("connected")
+
+    async def disconnect(self, code: int) -> None:
+        if self.group_name is not None:
+            await self.channel_layer.group_discard(self.group_name, self.channel_name)
+            self.group_name = None
+        if self.present:
+            await self.presence("disconnected")
+
+    # --- receiving --------------------------------------------------------------------------
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        """Decode here rather than in the base class, so a bad frame gets an error message
+        (never a dropped socket) and a ValueError raised by a handler is not taken for one."""
+        if text_data is None:
+            await self.send_exception(drf_exceptions.ParseError("send JSON as text frames"))
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError as exc:
+            await self.send_exception(drf_exceptions.ParseError(f"not valid JSON: {exc}"))
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        request_id = None
+        try:
+            if not isinstance(content, dict):
+                raise ApplicationError(
+                    'a message is a JSON object such as {"type": "ping"}', code="parse_error",
+                    field=BODY,
+                )  # fmt: skip
+            request_id = _request_id(content)
+            await self.presence("refresh")
+            kind = content.get("type")
+            if kind is None:
+                raise ApplicationError(
+                    "every message has a 'type'", code="required", field="type",
+                    allowed=MESSAGE_TYPES,
+                )  # fmt: skip
+            handler = {
+                "action": self.handle_action,
+                "ping": self.handle_ping,
+                "state": self.handle_state,
+            }.get(kind)
+            if handler is None:
+                raise ApplicationError(
+                    f"unknown message type {kind!r}", code="invalid", field="type",
+                    allowed=MESSAGE_TYPES,
+                )  # fmt: skip
+            await handler(content, request_id)
+        except (ApplicationError, drf_exceptions.APIException) as exc:
+            await self.send_exception(exc, request_id)
+        except Exception as exc:  # a bug must cost the client this one answer, not the socket
+            logger.exception("game %s: socket message failed", self.game_id)
+            await self.send_exception(exc, request_id)
+
+    async def handle_action(self, content: dict[str, Any], request_id: Any) -> None:
+        if not _authenticated(self.user):
+            raise drf_exceptions.NotAuthenticated(
+                "spectators only watch: sign in (session, or ?token= for scripts) to play"
+            )
+        data = _action_input(content)
+        response = await submit_action(self.game_id, self.user, data)
+        await self.reply("ack", request_id, response)
+        # A 'join' action gave the user a seat: from now on they hear that seat's updates.
+        if self.position is None and await self.regroup():
+            await self.send_state()
+
+    async def handle_ping(self, content: dict[str, Any], request_id: Any) -> None:
+        await self.reply("pong", request_id, {})
+
+    async def handle_state(self, content: dict[str, Any], request_id: Any) -> None:
+        if self.position is None:
+            await self.regroup()
+        await self.send_state(request_id)
+
+    # --- the channel layer --------------------------------------------------------------------
+
+    async def game_message(self, event: dict[str, Any]) -> None:
+        """A ``broadcast`` message for this socket's group."""
+        payload = event["payload"]
+        try:
+            if payload.get("type") == "update":
+                if self.already_sent(payload):
+                    return
+                if self.position is None and _authenticated(self.user) and await self.regroup():
+                    await self.send_state()  # the user took a seat: their own view, not this
+                    return
+            await self.send_json(payload)
+        except Exception:  # as in receive_json: log it, keep the socket
+            logger.exception("game %s: relaying a group message failed", self.game_id)
+
+    def already_sent(self, update: dict[str, Any]) -> bool:
+        """Whether the last ``state`` sent already contains ``update``.
+
+        The version alone does not tell: the start of a game changes the status but not the
+        version (0 in the lobby and at the start), so an update of the same version counts as
+        new when its status differs.
+        """
+        version = update.get("version", 0)
+        if version != self.state_version:
+            return version < self.state_version
+        return update.get("status") == self.state_status
+
+    async def regroup(self) -> bool:
+        """Listen on the group the user's seat (or lack of one) calls for; True if it changed.
+
+        Raises ``NotFoundError`` for an unknown game. The new group is joined before the old
+        one is left, so no update is missed in between.
+        """
+        position = await seat_position(self.game_id, self.user)
+        if position is None:
+            group = broadcast.public_group(self.game_id)
+        else:
+            group = broadcast.seat_group(self.game_id, position)
+        if group == self.group_name:
+            return False
+        await self.channel_layer.group_add(group, self.channel_name)
+        if self.group_name is not None:
+            await self.channel_layer.group_discard(self.group_name, self.channel_name)
+        self.group_name, self.position = group, position
+        return True
+
+    # --- sending ------------------------------------------------------------------------------
+
+    async def send_state(self, request_id: Any = None) -> None:
+        detail = await game_detail(self.game_id, self.user)
+        self.state_version, self.state_status = detail["version"], detail["status"]
+        await self.reply("state", request_id, {"game": detail})
+
+    async def reply(self, kind: str, request_id: Any, body: dict[str, Any]) -> None:
+        message: dict[str, Any] = {"type": kind}
+        if request_id is not None:
+            message["request_id"] = request_id
+        message.update(body)
+        await self.send_json(message)
+
+    async def send_exception(self, exc: Exception, request_id: Any = None) -> None:
+        """``exc`` as the HTTP API would answer it: the one error body plus its status."""
+        response = api_exception_handler(exc, {})
+        if response is None:  # not a refusal (a bug, logged by the caller): a plain 500
+            body = error_body("server_error", None, "the server failed to handle this message")
+            await self.reply("error", request_id, {"status": 500, **body})
+            return
+        await self.reply("error", request_id, {"status": response.status_code, **response.data})
+
+    async def presence(self, name: str) -> None:
+        """Tell ``games.services.presence`` about a signed-in user's socket (no "your turn" mail
+        to a player who is watching). A failure there costs the record, never the socket."""
+        if not _authenticated(self.user):
+            return
+        now = time.monotonic()
+        if name == "refresh":
+            if self.present and now - self.present_at < PRESENCE_REFRESH:
+                return
+            name = "connected"  # presence_connected again is the refresh
+        function = {
+            "connected": presence.presence_connected,
+            "disconnected": presence.presence_disconnected,
+        }[name]
+        try:
+            # Cache only, no database: a worker thread, not the one thread the ORM calls share.
+            await sync_to_async(function, thread_sensitive=False)(
+                self.game_id, self.user.pk, self.channel_name
+            )
+        except Exception:
+            logger.exception("game %s: presence %s failed", self.game_id, name)
+            return
+        self.present, self.present_at = name == "connected", now
+
+
+def _authenticated(user: Any) -> bool:
+    return bool(user is not None and user.is_authenticated)
+
+
+def _request_id(content: dict[str, Any]) -> Any:
+    request_id = content.get("request_id")
+    if request_id is None or (
+        isinstance(request_id, str | int) and not isinstance(request_id, bool)
+        and len(str(request_id)) <= 100
+    ):  # fmt: skip
+        return request_id
+    raise ApplicationError(
+        "a request_id is a string or an integer (at most 100 characters)", code="invalid",
+        field="request_id",
+    )  # fmt: skip
+
+
+def _action_input(content: dict[str, Any]) -> dict[str, Any]:
+    """The action message's fields, checked by the HTTP endpoint's own serializer."""
+    fields = ("action", "expected_version", "idempotency_key")
+    serializer = ActionsApi.ActionInput(data={k: content[k] for k in fields if k in content})
+    if not serializer.is_valid():
+        raise drf_exceptions.ValidationError(serializer.errors)
+    return dict(serializer.validated_data)
+
+
+# --- the services, off the event loop -------------------------------------------------------------
+
+
+@database_sync_to_async
+def seat_position(game_id: int, user: Any) -> int | None:
+    seat = play.seat_of(play.game_get(game_id), user)
+    return seat.position if seat is not None else None
+
+
+@database_sync_to_async
+def game_detail(game_id: int, user: Any) -> dict[str, Any]:
+    return reading.game_detail(play.game_get(game_id), user)
+
+
+@database_sync_to_async
+def submit_action(game_id: int, user: Any, data: dict[str, Any]) -> dict[str, Any]:
+    # The HTTP endpoint's throttle, counted per user in the same cache: a client cannot double
+    # its rate by splitting actions between the socket and the API.
+    throttle = ActionThrottle()
+    if not throttle.allow_request(SimpleNamespace(user=user, META={}), None):  # type: ignore[arg-type]
+        raise drf_exceptions.Throttled(throttle.wait())
+    return play.action_submit(game_id=game_id, user=user, **data)

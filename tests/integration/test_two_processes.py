@@ -1,0 +1,203 @@
+"""Two ASGI server processes sharing PostgreSQL and Redis: an action through one reaches a socket
+on the other (issue 7, section 3). Runs in the second pass of ``make test``.
+
+Both daphne processes serve the test database of this run (pytest-django's ``test_<name>``; the
+test is transactional so they see its rows) and one channels-redis prefix of their own, so no
+other run on the same Redis can hear them. Their Celery tasks go to an in-process ``memory://``
+broker nobody consumes (``CELERY_BROKER_URL`` overrides the broker): the test plays only the two
+people's set-up, which needs no task, and nothing is left queued in Redis for a worker to run
+against a database that is about to be dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+import websockets
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db import connection
+from rest_framework.authtoken.models import Token
+
+from games.services import lobby, play
+from risk.rules.bots import RandomBot, decide
+from tests.conftest import ROOT
+from tests.sockets import ensure_classic_map
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+#: Seconds a pushed update may take to cross from one process to the other's socket.
+PUSH_TIMEOUT = 5
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def server_env(prefix: str) -> dict[str, str]:
+    """This run's environment, pointed at this run's test database."""
+    url = urlsplit(os.environ["DATABASE_URL"])
+    test_database = settings.DATABASES["default"]["NAME"]
+    return {
+        **os.environ,
+        "DATABASE_URL": urlunsplit(url._replace(path=f"/{test_database}")),
+        "REDIS_URL": os.environ["REDIS_URL"],
+        "CELERY_BROKER_URL": "memory://",
+        "CHANNEL_LAYER_PREFIX": prefix,
+        "SECRET_KEY": settings.SECRET_KEY,
+    }
+
+
+class Server:
+    """One daphne process serving ``config.asgi`` on a free port."""
+
+    def __init__(self, name: str, env: dict[str, str], log_dir: Path) -> None:
+        self.name = name
+        self.port = free_port()
+        self.log = log_dir / f"{name}.log"
+        with self.log.open("wb") as out:
+            self.process = subprocess.Popen(
+                [
+                    str(Path(sys.executable).parent / "daphne"),
+                    "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application",
+                ],
+                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def wait_ready(self, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, f"{self.name} exited:\n{self.log.read_text()}"
+            try:
+                with urllib.request.urlopen(f"{self.http}/healthz", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise AssertionError(f"{self.name} not ready in {timeout}s:\n{self.log.read_text()}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+    def post(self, path: str, body: dict[str, Any], token: str) -> tuple[int, dict[str, Any]]:
+        request = urllib.request.Request(
+            f"{self.http}{path}", data=json.dumps(body).encode(), method="POST",
+            headers={"Content-Type": "application/json", "Authorization": f"Token {token}"},
+        )  # fmt: skip
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    def socket(self, game_id: int, token: str):
+        return websockets.connect(
+            f"ws://127.0.0.1:{self.port}/ws/games/{game_id}/?token={token}",
+            origin=f"http://127.0.0.1:{self.port}",
+            open_timeout=10,
+        )
+
+
+def start_game(django_user_model) -> tuple[int, dict[str, str]]:
+    ensure_classic_map()
+    users = [django_user_model.objects.create_user(name) for name in ("alice", "bob")]
+    game = lobby.game_create(creator=users[0], seats=2)
+    lobby.game_join(game_id=game.pk, user=users[1])
+    lobby.game_start(game_id=game.pk, user=users[0])
+    tokens = {u.username: Token.objects.create(user=u).key for u in users}
+    return game.pk, tokens
+
+
+def arrange(game_id: int, player: str) -> tuple[dict[str, Any], int]:
+    """``player``'s set-up: both players arrange at once, so neither waits on an AI."""
+    game = play.game_get(game_id)
+    action = decide(RandomBot(random.Random(player)), play.game_state(game), player)
+    assert action.type == "arrange"
+    return action.to_dict(), game.version
+
+
+async def next_message(ws, kind: str, version: int | None = None) -> dict[str, Any]:
+    """The next message of type ``kind`` (of ``version``, for an update); earlier ones, such as
+    alice's own update before the one bob's action causes, are passed over."""
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), timeout=PUSH_TIMEOUT))
+        if message["type"] == kind and (version is None or message["version"] == version):
+            return message
+
+
+async def test_an_action_through_one_process_reaches_a_socket_on_the_other(
+    django_user_model, tmp_path
+):
+    assert connection.vendor == "postgresql"
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"].startswith("channels_redis")
+    game_id, tokens = await database_sync_to_async(start_game)(django_user_model)
+    env = server_env(prefix=f"warboard-test-{uuid.uuid4().hex[:8]}")
+    servers = [Server("a", env, tmp_path), Server("b", env, tmp_path)]
+    a, b = servers
+    try:
+        for server in servers:
+            await asyncio.to_thread(server.wait_ready)
+        async with (
+            a.socket(game_id, tokens["alice"]) as alice_ws,
+            b.socket(game_id, tokens["bob"]) as bob_ws,
+        ):
+            assert (await next_message(alice_ws, "state"))["game"]["you"]["player"] == "alice"
+            assert (await next_message(bob_ws, "state"))["game"]["you"]["player"] == "bob"
+
+            # alice acts over HTTP on process A: bob's socket on process B hears it.
+            action, version = await database_sync_to_async(arrange)(game_id, "alice")
+            status, body = await asyncio.to_thread(
+                a.post, f"/api/games/{game_id}/actions",
+                {"action": action, "expected_version": version}, tokens["alice"],
+            )  # fmt: skip
+            assert (status, body["version"]) == (200, version + 1), body
+            pushed = await next_message(bob_ws, "update")
+            assert (pushed["version"], pushed["view"]["you"]) == (version + 1, "bob")
+            assert [e["type"] for e in pushed["events"]] == ["arranged"]
+            alice_seat = next(s for s in pushed["view"]["seats"] if s["id"] == "alice")
+            assert "risk_hand" not in alice_seat and "poker_hand" not in alice_seat
+            assert time.time() - pushed["committed_at"] < PUSH_TIMEOUT
+
+            # bob acts over his socket on process B: alice's socket on process A hears it.
+            action, version = await database_sync_to_async(arrange)(game_id, "bob")
+            await bob_ws.send(json.dumps({
+                "type": "action", "action": action, "expected_version": version,
+                "request_id": "b1",
+            }))  # fmt: skip
+            ack = await next_message(bob_ws, "ack")
+            assert (ack["request_id"], ack["version"]) == ("b1", version + 1)
+            pushed = await next_message(alice_ws, "update", version + 1)
+            assert pushed["view"]["you"] == "alice"
+            assert "turn_started" in [e["type"] for e in pushed["events"]]
+    finally:
+        for server in servers:
+            server.stop()
+    for server in servers:  # the query string (the API token) is not written to the log
+        assert tokens["alice"] not in server.log.read_text()
