@@ -19,8 +19,8 @@ from django.db import transaction
 from config.exceptions import ApplicationError
 from games.models import ActionLog, Game, Seat
 from games.services.clock import is_bot_actor
-from games.services.play import commit_action, game_lock, game_state
-from risk.rules import pending_decisions
+from games.services.play import commit_action, game_lock, game_state, locked_state
+from risk.rules import GameState, pending_decisions
 from risk.rules.actions import Leave
 from risk.rules.bots import RandomBot, decide
 
@@ -37,7 +37,7 @@ def bot_step(game_id: int, *, only: str | None = None, source: str = ActionLog.S
         game = game_lock(game_id)
         if game.status != Game.Status.RUNNING:
             return False
-        state = game_state(game)
+        state = locked_state(game)
         actors = [d.player for d in pending_decisions(state)]
         actor = next(
             (a for a in actors if (a == only if only is not None else is_bot_actor(a))), None
@@ -69,12 +69,15 @@ def bots_play(game_id: int, *, limit: int = 200) -> int:
     return taken
 
 
-def bots_waited_for(game_id: int) -> bool:
-    """Whether a bot's decision is pending now (read without a lock: a hint to queue a task)."""
-    game = Game.objects.select_related("board").get(pk=game_id)
-    if game.status != Game.Status.RUNNING or game.board_id is None:
-        return False
-    return any(is_bot_actor(d.player) for d in pending_decisions(game_state(game)))
+def bots_waited_for(game_id: int, state: GameState | None = None) -> bool:
+    """Whether a bot's decision is pending (``state``: the one just committed; else read
+    without a lock). Only a hint to queue a task: the task locks and looks again."""
+    if state is None:
+        game = Game.objects.select_related("board").get(pk=game_id)
+        if game.status != Game.Status.RUNNING or game.board_id is None:
+            return False
+        state = game_state(game)
+    return any(is_bot_actor(d.player) for d in pending_decisions(state))
 
 
 def play_for(game_id: int, player: str, *, limit: int = 200) -> int:

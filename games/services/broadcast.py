@@ -64,8 +64,8 @@ def action_committed(committed: Committed, *, kick_bots: bool = True) -> None:
         send([(group, _update(committed, player)) for group, player in messages])
     except Exception:  # the action is committed; a failed push must not turn into an error
         logger.exception("game %s: push of action %s failed", game.pk, committed.log.sequence)
-    if kick_bots:
-        queue_bots(game.pk)
+    if kick_bots and game.status == game.Status.RUNNING:
+        queue_bots(game.pk, committed.after)
 
 
 def _update(committed: Committed, player: str | None) -> dict[str, Any]:
@@ -76,11 +76,11 @@ def _update(committed: Committed, player: str | None) -> dict[str, Any]:
     )  # fmt: skip
 
 
-def queue_bots(game_id: int) -> None:
+def queue_bots(game_id: int, state: GameState | None = None) -> None:
     from games import tasks
     from games.services.bots import bots_waited_for
 
-    if bots_waited_for(game_id):
+    if bots_waited_for(game_id, state):
         tasks.run_bots.delay(game_id)
 
 

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from config.exceptions import ApplicationError, ConflictError, ForbiddenError, NotFoundError
 from games.models import ActionLog, Game, Seat, is_reserved_name
+from games.services import state_cache
 from risk import adapter
 from risk.rules import (
     Action,
@@ -68,9 +69,23 @@ def game_lock(game_id: int) -> Game:
 
 
 def game_state(game: Game) -> GameState:
+    """The rules state as stored (always read from the database)."""
     if game.board_id is None:
         raise ConflictError("the game has not started", code="not_started")
     return adapter.load(game.board)
+
+
+def state_key(game: Game) -> state_cache.Key:
+    assert game.board_id is not None
+    return (game.pk, game.board_id, game.version, game.started_at)
+
+
+def locked_state(game: Game) -> GameState:
+    """The state to apply the next action to, the game row being locked: the one the last
+    commit in this process left (``state_cache``), else loaded."""
+    if game.board_id is None:
+        raise ConflictError("the game has not started", code="not_started")
+    return state_cache.get(state_key(game)) or adapter.load(game.board)
 
 
 def seat_of(game: Game, user: Any) -> Seat | None:
@@ -155,7 +170,7 @@ def _submit_locked(
             code="reserved_username", field="user",
         )  # fmt: skip
     action = parse_action(raw, player)
-    state = game_state(game)
+    state = locked_state(game)
     if not isinstance(action, Join | Leave) and player not in _waiting_for(state):
         raise ForbiddenError(
             f"it is not your decision now; waiting for {_waiting_text(state)}",
@@ -284,6 +299,8 @@ def commit_action(
     seats = list(game.seats.select_related("user"))
     committed = Committed(game, log, state, after, event_dicts, seats)
     clock.after_action(committed)
+    key = state_key(game)
+    transaction.on_commit(lambda: state_cache.put(key, after))
     transaction.on_commit(lambda: broadcast.action_committed(committed, kick_bots=kick_bots))
     return committed
 

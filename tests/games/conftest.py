@@ -72,3 +72,13 @@ def _fixed_server_seeds(monkeypatch) -> None:
 
     counter = itertools.count(1)
     monkeypatch.setattr("games.services.lobby.new_seed", lambda: f"{next(counter):064x}")
+
+
+@pytest.fixture(autouse=True)
+def _empty_state_cache():
+    """No test sees states another test's games left in the process-wide cache."""
+    from games.services import state_cache
+
+    state_cache.clear()
+    yield
+    state_cache.clear()
