@@ -132,3 +132,23 @@ def _submitter(task: Task, args: tuple, kwargs: dict, task_id: str, future: Futu
 app = Celery("warboard", task_cls=WarboardTask)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@app.on_after_configure.connect
+def _beat_schedule(sender: Celery, **kwargs: Any) -> None:
+    """``celery -A config beat`` (one per deployment) runs the deadline sweep, the backstop for
+    reminder and expiry tasks a worker lost. Set here, after the Django settings are loaded,
+    because the interval is one of them (``DEADLINE_SWEEP_SECONDS``)."""
+    from django.conf import settings
+
+    seconds = settings.DEADLINE_SWEEP_SECONDS
+    sender.conf.beat_schedule = {
+        **(sender.conf.beat_schedule or {}),
+        "games.sweep_deadlines": {
+            "task": "games.sweep_deadlines",
+            "schedule": float(seconds),
+            # A sweep nobody ran within its interval is superseded by the next one: do not let
+            # them pile up in the broker while the workers are down.
+            "options": {"expires": float(seconds)},
+        },
+    }

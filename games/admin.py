@@ -1,0 +1,283 @@
+"""The operators' view of the game server: games, seats and deadlines, and the few levers an
+operator needs (pause/resume, end a game, extend a deadline, replace a seat with the AI).
+
+Every lever is an admin action that calls a service in ``games.services.deadlines``; nothing
+here writes a game's state itself, so the admin can never skip the game lock, the log or the
+clock. The rows are read-only apart from a game's name, listing and timeout limit.
+
+Hidden information (issue 7): the server seed decides every roll and the card order, so no list
+column, filter, search field or change page shows it while the game is on; a finished game's
+page reveals it (``revealed_seed``), as ``risk.admin`` does for the board's seed. Players'
+client seeds are treated the same way, and the action log (whose rolls would give away the
+deck order) is not browsable here at all: the replay API serves it once the game is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+
+from config.exceptions import ApplicationError
+from games.models import Deadline, Game, Seat
+from games.services import deadlines
+
+SECRET = "secret until the game is over"
+
+
+class OperatorActions:
+    """Admin actions need the right to change games, whatever the model they are listed on."""
+
+    def has_operate_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.change_game")
+
+    def run_each(
+        self,
+        request: HttpRequest,
+        rows: QuerySet,
+        service: Callable[[Any], Any],
+        done: str,
+    ) -> None:
+        """``service`` on each row; one message for the successes, one per refusal."""
+        ok = 0
+        for row in rows:
+            try:
+                service(row)
+            except ApplicationError as exc:
+                self.message_user(request, f"{row}: {exc.message}", messages.WARNING)
+            else:
+                ok += 1
+        if ok:
+            self.message_user(request, f"{done}: {ok}", messages.SUCCESS)
+
+
+# --- games --------------------------------------------------------------------------------------
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    fields = ("position", "player", "user", "colour", "state", "timeouts", "last_seen_sequence")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class OpenDeadlineInline(admin.TabularInline):
+    model = Deadline
+    verbose_name_plural = "open deadlines"
+    fields = ("seat", "kind", "opened_at", "remind_at", "reminded_at", "due_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).filter(status=Deadline.Status.OPEN)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+#: Every Game field but the seed, which is shown through ``revealed_seed``.
+GAME_FIELDS = (
+    "name",
+    "kind",
+    "status",
+    "creator",
+    "public",
+    "invite_token",
+    "seat_count",
+    "options",
+    "time_control",
+    "time_per_decision",
+    "max_timeouts",
+    "seed_commitment",
+    "revealed_seed",
+    "version",
+    "live_board",
+    "result",
+    "created_at",
+    "started_at",
+    "paused_at",
+    "finished_at",
+)
+#: What an operator may edit in place; the rest changes through the services only.
+GAME_EDITABLE = ("name", "public", "max_timeouts")
+
+
+@admin.register(Game)
+class GameAdmin(OperatorActions, admin.ModelAdmin):
+    list_display = (
+        "id",
+        "__str__",
+        "kind",
+        "status",
+        "time_control",
+        "public",
+        "seat_count",
+        "version",
+        "creator",
+        "created_at",
+    )
+    list_display_links = ("id", "__str__")
+    list_filter = ("status", "kind", "time_control", "public")
+    # Never the seed: a search box would let anyone test guesses against it.
+    search_fields = ("=id", "name", "creator__username", "seats__player")
+    list_select_related = ("creator",)
+    fields = GAME_FIELDS
+    readonly_fields = tuple(f for f in GAME_FIELDS if f not in GAME_EDITABLE)
+    inlines = (SeatInline, OpenDeadlineInline)
+    actions = ("pause_games", "resume_games", "end_games")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # games are made in the lobby, with a seed and seats
+
+    def has_delete_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        # Only a lobby game with no board and no log; a game that ran is ended, not deleted.
+        return (
+            obj is not None
+            and obj.status == Game.Status.OPEN
+            and super().has_delete_permission(request, obj)
+        )
+
+    def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
+        # Only the edited columns: a full save would write back the version and status read
+        # when the form was posted, over an action committed in between.
+        changed = [f for f in form.changed_data if f in GAME_EDITABLE]
+        if changed:
+            obj.save(update_fields=changed)
+
+    @admin.display(description="seed")
+    def revealed_seed(self, obj: Game) -> str:
+        return obj.server_seed if obj.status == Game.Status.FINISHED else SECRET
+
+    @admin.display(description="live board (read-only)")
+    def live_board(self, obj: Game) -> str:
+        if obj.board_id is None:
+            return "not started"
+        url = reverse("admin:risk_board_change", args=[obj.board_id])
+        return format_html('<a href="{}">board {}</a>', url, obj.board_id)
+
+    @admin.action(description="Pause the selected games", permissions=("operate",))
+    def pause_games(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self.run_each(request, queryset, deadlines.game_pause, "Paused")
+
+    @admin.action(description="Resume the selected games", permissions=("operate",))
+    def resume_games(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self.run_each(request, queryset, deadlines.game_resume, "Resumed")
+
+    @admin.action(description="End the selected games (no winner)", permissions=("operate",))
+    def end_games(self, request: HttpRequest, queryset: QuerySet) -> None:
+        reason = f"ended by {request.user.get_username()} in the admin"
+        self.run_each(request, queryset, lambda g: deadlines.game_end(g, reason), "Ended")
+
+
+# --- seats --------------------------------------------------------------------------------------
+
+
+@admin.register(Seat)
+class SeatAdmin(OperatorActions, admin.ModelAdmin):
+    list_display = ("__str__", "game", "position", "player", "user", "state", "timeouts")
+    list_filter = ("state", "game__status")
+    search_fields = ("player", "user__username", "=game__id")
+    list_select_related = ("game", "user")
+    fields = (
+        "game",
+        "position",
+        "player",
+        "user",
+        "colour",
+        "state",
+        "timeouts",
+        "last_seen_sequence",
+        "revealed_client_seed",
+        "joined_at",
+    )
+    readonly_fields = fields
+    actions = ("replace_with_ai",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="client seed")
+    def revealed_client_seed(self, obj: Seat) -> str:
+        return obj.client_seed if obj.game.status == Game.Status.FINISHED else SECRET
+
+    @admin.action(description="Replace with AI", permissions=("operate",))
+    def replace_with_ai(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self.run_each(
+            request,
+            queryset.select_related("game"),
+            lambda seat: deadlines.seat_replace_with_bot(seat.game, seat),
+            "Replaced with the AI",
+        )
+
+
+# --- deadlines ----------------------------------------------------------------------------------
+
+
+@admin.register(Deadline)
+class DeadlineAdmin(OperatorActions, admin.ModelAdmin):
+    list_display = (
+        "id",
+        "game",
+        "seat",
+        "kind",
+        "status",
+        "opened_at",
+        "remind_at",
+        "reminded_at",
+        "due_at",
+        "closed_at",
+    )
+    list_filter = ("status", "game__time_control", "kind")
+    search_fields = ("seat__player", "=game__id")
+    list_select_related = ("game", "seat")
+    date_hierarchy = "due_at"
+    fields = list_display[1:]
+    readonly_fields = fields
+    actions = ("extend_hour", "extend_day")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.action(description="Extend by 1 hour", permissions=("operate",))
+    def extend_hour(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self._extend(request, queryset, timedelta(hours=1), "1 hour")
+
+    @admin.action(description="Extend by 1 day", permissions=("operate",))
+    def extend_day(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self._extend(request, queryset, timedelta(days=1), "1 day")
+
+    def _extend(self, request: HttpRequest, queryset: QuerySet, by: timedelta, text: str) -> None:
+        self.run_each(
+            request, queryset, lambda d: deadlines.deadline_extend(d, by), f"Extended by {text}"
+        )

@@ -1,0 +1,390 @@
+"""Deadlines of timed games: the 80% reminder, expiry, the periodic sweep, and the admin's clock.
+
+``games.services.clock`` opens a ``Deadline`` when a timed game starts waiting for a person and
+schedules two tasks for it (reminder at ``remind_at``, expiry at ``due_at``). This module is what
+those tasks do, and what the periodic sweep (Celery beat, or the embedded sweeper thread) does
+for any deadline whose task was lost: a worker restart, a broker outage, an embedded server
+restarted (its timers live in memory).
+
+**Claims.** Both triggers act only through a claim: one UPDATE whose WHERE clause restates every
+reason to act (open, due, game running, not yet reminded) and that must change exactly one row
+(the healthchecks ``sendalerts`` pattern). Whoever changes the row acts; anyone else, be it the
+sweep racing the task, a task retried by the broker or one that ran early because the deadline
+was extended or the game paused, changes nothing and returns False. The database decides; no
+lock is held across the bot's moves.
+
+**Expiry.** The bot (``bots.play_for``) takes every decision the game waits on the player for,
+each in its own transaction like any action (logged with source ``timeout``). The seat's
+consecutive-timeout count goes up and it is marked away; at ``game.max_timeouts`` it leaves
+(``bots.seat_retire``: the rules' leave, its army becomes an allied army). A player who acts
+for themselves starts the count again (``play._after_own_action``). If the rules refuse the
+leave at that moment (mid-battle), the seat stays away and leaves at its next timeout.
+
+The admin services at the end (pause, resume, extend, replace with AI, end) each run in one
+transaction with the game row locked, like every action, so they never interleave with one.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+from collections.abc import Sequence
+from datetime import timedelta
+from pathlib import PurePath
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from config.exceptions import ApplicationError, ConflictError
+from games.models import BOT_PREFIX, Deadline, Game, Seat
+from games.services import bots, broadcast, clock, notify
+from games.services.play import game_lock
+
+logger = logging.getLogger(__name__)
+
+#: Game steps a timed-out seat waits at most for the rules to let it leave (see ``_retire``).
+RETIRE_STEPS = 200
+
+
+# --- expiry and reminder ----------------------------------------------------------------------
+
+
+def deadline_expire(deadline_id: int) -> bool:
+    """Claim an overdue deadline and let the bot decide for its player; False if not ours."""
+    now = timezone.now()
+    claimed = Deadline.objects.filter(
+        pk=deadline_id,
+        status=Deadline.Status.OPEN,
+        due_at__lte=now,  # a task that fires early (extended, or resumed after a pause) is a no-op
+        game__status=Game.Status.RUNNING,  # a paused game's clock is stopped
+    ).update(status=Deadline.Status.EXPIRED, closed_at=now)
+    if claimed != 1:
+        return False
+    deadline = Deadline.objects.select_related("game", "seat").get(pk=deadline_id)
+    game, seat = deadline.game, deadline.seat
+    # The bot's steps may open a fresh deadline for this seat while the player is still
+    # waited for (the claimed one is closed); it closes again when the bot is done.
+    taken = bots.play_for(game.pk, seat.player)
+    if taken:
+        # Only a decision the bot really took counts: a player whose own move landed between
+        # the claim and here did act in time.
+        Seat.objects.filter(pk=seat.pk).exclude(state=Seat.State.LEFT).update(
+            timeouts=F("timeouts") + 1, state=Seat.State.AWAY
+        )
+        seat.refresh_from_db(fields=["timeouts", "state"])
+        logger.info("game %s: %s timed out (%s in a row), the bot took %s decisions",
+                    game.pk, seat.player, seat.timeouts, taken)  # fmt: skip
+        if seat.timeouts >= game.max_timeouts and seat.state != Seat.State.LEFT:
+            _retire(game.pk, seat.pk, seat.player)
+    # play_for moves without kicking the bots (so it never races itself); the next decision
+    # may well be a bot's.
+    broadcast.queue_bots(game.pk)
+    return True
+
+
+def _retire(game_id: int, seat_id: int, player: str) -> bool:
+    """The seat leaves as soon as the rules let it.
+
+    Right after the bot's last decision for it the seat is often still in a battle (it was
+    the defender: the attacker rolls next) or a poker hand, and the rules refuse the leave
+    then. So the bots, and the bot for this player, play on, one step at a time, until the
+    leave goes through. If a person must decide first (another player is attacking it), the
+    seat stays away with its timeouts at the limit, and the sweep tries again each run
+    (``deadlines_sweep``) unless the player comes back and acts first. A seat at its limit
+    counts as having left (issue 7), so until the leave is through the bot answers for it at
+    once, without waiting for its next deadline.
+    """
+    for _ in range(RETIRE_STEPS):
+        if bots.seat_retire(game_id, seat_id):
+            return True
+        if bots.play_for(game_id, player, limit=1) or bots.bot_step(game_id):
+            continue
+        break
+    logger.info("game %s: %s cannot leave yet; the sweep retries", game_id, player)
+    return False
+
+
+def deadline_remind(deadline_id: int) -> bool:
+    """Claim the 80% reminder of a deadline and send it (email, socket notice); at most once."""
+    now = timezone.now()
+    claimed = Deadline.objects.filter(
+        pk=deadline_id,
+        status=Deadline.Status.OPEN,
+        reminded_at__isnull=True,
+        remind_at__lte=now,
+        due_at__gt=now,  # a reminder for a deadline already past is noise: expiry comes next
+        game__status=Game.Status.RUNNING,
+    ).update(reminded_at=now)
+    if claimed != 1:
+        return False
+    deadline = Deadline.objects.select_related("game", "seat__user__profile").get(pk=deadline_id)
+    # Claimed before sending: a mail server failing now loses this reminder rather than
+    # sending it twice on a retry. The socket notice below still goes out.
+    try:
+        notify.reminder(deadline)
+    except Exception:
+        logger.exception("reminder mail for deadline %s failed", deadline_id)
+    _notice(deadline.game_id, [deadline.seat], reminder_notice(deadline))
+    return True
+
+
+def reminder_notice(deadline: Deadline) -> dict[str, Any]:
+    """The socket message of a reminder."""
+    return {
+        "type": "notice",
+        "kind": "reminder",
+        "due_at": deadline.due_at.isoformat(),
+        "game": deadline.game_id,
+    }
+
+
+def deadlines_sweep(*, limit: int = 200) -> dict[str, int]:
+    """The periodic backstop: remind and expire whatever is due and unclaimed, and let leave
+    the seats that reached their timeout limit when the rules refused the leave.
+
+    Each candidate goes through the same claim as its task, so the sweep and a task never both
+    act. ``limit`` bounds one run (oldest first); the next run takes the rest.
+    """
+    now = timezone.now()
+    running = Deadline.objects.filter(status=Deadline.Status.OPEN, game__status=Game.Status.RUNNING)
+    to_remind = list(
+        running.filter(reminded_at__isnull=True, remind_at__lte=now, due_at__gt=now)
+        .order_by("remind_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+    to_expire = list(running.filter(due_at__lte=now).values_list("pk", flat=True)[:limit])
+    counts = {"reminded": 0, "expired": 0, "left": 0, "failed": 0}
+    for ids, action, key in ((to_remind, deadline_remind, "reminded"),
+                             (to_expire, deadline_expire, "expired")):  # fmt: skip
+        for deadline_id in ids:
+            try:
+                counts[key] += bool(action(deadline_id))
+            except Exception:  # one broken game must not stop the sweep for the others
+                counts["failed"] += 1
+                logger.exception("sweep: %s of deadline %s failed", key, deadline_id)
+    overdue = Seat.objects.filter(
+        game__status=Game.Status.RUNNING,
+        state=Seat.State.AWAY,
+        timeouts__gte=F("game__max_timeouts"),
+    ).values_list("game_id", "pk", "player")[:limit]
+    for game_id, seat_id, player in overdue:
+        try:
+            counts["left"] += _retire(game_id, seat_id, player)
+        except Exception:
+            counts["failed"] += 1
+            logger.exception("sweep: seat %s of game %s could not leave", seat_id, game_id)
+    return counts
+
+
+# --- admin --------------------------------------------------------------------------------------
+
+
+def game_pause(game: Game) -> Game:
+    """Stop the game: no actions, no bot moves, no expiry (the clocks stop)."""
+    with transaction.atomic():
+        game = game_lock(game.pk)
+        if game.status != Game.Status.RUNNING:
+            raise ConflictError(f"the game is {game.status}, not running", code="not_running")
+        game.status = Game.Status.PAUSED
+        game.paused_at = timezone.now()
+        game.save(update_fields=["status", "paused_at"])
+        _on_commit_notice(game, {"type": "notice", "kind": "paused", "game": game.pk})
+    return game
+
+
+def game_resume(game: Game) -> Game:
+    """Restart a paused game; every open deadline moves on by the time the game stood still."""
+    with transaction.atomic():
+        game = game_lock(game.pk)
+        if game.status != Game.Status.PAUSED:
+            raise ConflictError(f"the game is {game.status}, not paused", code="not_paused")
+        now = timezone.now()
+        paused_for = now - game.paused_at if game.paused_at is not None else timedelta(0)
+        open_rows = list(Deadline.objects.filter(game=game, status=Deadline.Status.OPEN))
+        Deadline.objects.filter(pk__in=[d.pk for d in open_rows]).update(
+            due_at=F("due_at") + paused_for, remind_at=F("remind_at") + paused_for
+        )
+        game.status = Game.Status.RUNNING
+        game.paused_at = None
+        game.save(update_fields=["status", "paused_at"])
+        pk = game.pk
+        transaction.on_commit(lambda: _reschedule([d.pk for d in open_rows]))
+        transaction.on_commit(lambda: broadcast.queue_bots(pk))  # a bot may have been waiting
+        _on_commit_notice(game, {"type": "notice", "kind": "resumed", "game": game.pk})
+    return game
+
+
+def deadline_extend(deadline: Deadline, by: timedelta) -> Deadline:
+    """Give the player ``by`` more time. The reminder moves with the deadline and, if it has
+    already gone out, is sent again before the new due time (an extension of a day deserves
+    a fresh warning)."""
+    if by <= timedelta(0):
+        raise ApplicationError("an extension is a positive time", code="invalid", field="by")
+    with transaction.atomic():
+        game = game_lock(deadline.game_id)
+        deadline = Deadline.objects.select_for_update().get(pk=deadline.pk)
+        if deadline.status != Deadline.Status.OPEN:
+            raise ConflictError(
+                f"the deadline is {deadline.status}; only an open one can be extended",
+                code="deadline_closed",
+            )
+        if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
+            raise ConflictError(f"the game is {game.status}", code="not_running")
+        deadline.due_at += by
+        deadline.remind_at += by
+        if deadline.reminded_at is not None and deadline.remind_at > timezone.now():
+            deadline.reminded_at = None
+        deadline.save(update_fields=["due_at", "remind_at", "reminded_at"])
+        transaction.on_commit(lambda: _reschedule([deadline.pk]))
+    return deadline
+
+
+def seat_replace_with_bot(game: Game, seat: Seat) -> Seat:
+    """The seat is played by the AI from now on.
+
+    In the lobby the seat simply becomes a bot seat. In a running game the rules have no "bot
+    takes over a player's army"; what they have is leaving: the army becomes an allied army and
+    the allied armies' AI plays it (``bots.seat_retire``). Refused (409) while the rules refuse
+    the leave (the seat is in a battle or poker hand): try again in a moment.
+    """
+    with transaction.atomic():
+        game = game_lock(game.pk)
+        seat = Seat.objects.select_for_update().get(pk=seat.pk, game=game)
+        if seat.is_bot or seat.state == Seat.State.LEFT:
+            raise ConflictError("the seat is already played by the AI", code="already_ai")
+        if game.status == Game.Status.OPEN:
+            seat.user = None
+            seat.player = f"{BOT_PREFIX}{seat.position + 1}"
+            seat.client_seed = ""
+            seat.save(update_fields=["user", "player", "client_seed"])
+            return seat
+        if game.status != Game.Status.RUNNING:
+            raise ConflictError(
+                f"the game is {game.status}; resume it first" if game.status == "paused"
+                else f"the game is {game.status}",
+                code="not_running",
+            )  # fmt: skip
+        clock.close_deadlines(game, Deadline.Status.CANCELLED, timezone.now(), seats=[seat.pk])
+        if not bots.seat_retire(game.pk, seat.pk):
+            raise ConflictError(
+                f"the rules do not let {seat.player} leave right now (a battle or poker hand "
+                "is under way); try again shortly",
+                code="busy",
+            )
+        pk = game.pk
+        transaction.on_commit(lambda: broadcast.queue_bots(pk))
+        seat.refresh_from_db()
+    return seat
+
+
+def game_end(game: Game, reason: str) -> Game:
+    """End the game now, by an administrator: no winner, the reason in the result."""
+    with transaction.atomic():
+        game = game_lock(game.pk)
+        if game.status == Game.Status.FINISHED:
+            raise ConflictError("the game is already over", code="finished")
+        now = timezone.now()
+        game.status = Game.Status.FINISHED
+        game.finished_at = now
+        game.paused_at = None
+        game.result = {"ended_by": "admin", "reason": reason}
+        game.save(update_fields=["status", "finished_at", "paused_at", "result"])
+        clock.close_deadlines(game, Deadline.Status.CANCELLED, now)
+        pk = game.pk
+        transaction.on_commit(lambda: clock.queue_game_over(pk))
+        _on_commit_notice(
+            game, {"type": "notice", "kind": "game_over", "game": game.pk, "reason": reason}
+        )
+    return game
+
+
+def _reschedule(deadline_ids: Sequence[int]) -> None:
+    """New tasks at the new times; the old ones fire, fail their claim and do nothing."""
+    for deadline in Deadline.objects.filter(pk__in=deadline_ids, status=Deadline.Status.OPEN):
+        clock.schedule(deadline)
+
+
+def _on_commit_notice(game: Game, message: dict[str, Any]) -> None:
+    seats = [s for s in game.seats.all() if s.user_id is not None]
+    transaction.on_commit(lambda: _notice(game.pk, seats, message))
+
+
+def _notice(game_id: int, seats: Sequence[Seat], message: dict[str, Any]) -> None:
+    for seat in seats:
+        try:
+            broadcast.notice(game_id, seat.position, message)
+        except Exception:  # the state change is committed; a lost socket message is not an error
+            logger.exception("notice to seat %s of game %s failed", seat.position, game_id)
+
+
+# --- the embedded sweeper -----------------------------------------------------------------------
+
+_sweeper: threading.Thread | None = None
+_sweeper_stop = threading.Event()
+_sweeper_lock = threading.Lock()
+
+
+def server_process(argv: Sequence[str] | None = None) -> bool:
+    """Whether this process is the web server (daphne, or ``manage.py runserver``).
+
+    The embedded sweeper belongs to the server only: ``config.asgi`` is also imported by tests
+    (websocket communicators) and a management command must not grow a background thread.
+    """
+    argv = list(sys.argv if argv is None else argv)
+    if not argv:
+        return False
+    program = PurePath(argv[0])
+    if program.name == "daphne" or program.parent.name == "daphne":  # also `python -m daphne`
+        return True
+    return program.name == "manage.py" and argv[1:2] == ["runserver"]
+
+
+def sweeper_start(interval: float | None = None) -> bool:
+    """Start the embedded periodic sweep (a daemon thread) once per process; False if running.
+
+    The embedded default has no Celery beat. Its per-deadline tasks wait on timers in memory,
+    lost when the server restarts, so this thread plays beat's part: every
+    ``DEADLINE_SWEEP_SECONDS`` it runs ``deadlines_sweep``.
+    """
+    global _sweeper
+    seconds = float(interval if interval is not None else settings.DEADLINE_SWEEP_SECONDS)
+    with _sweeper_lock:
+        if _sweeper is not None and _sweeper.is_alive():
+            return False
+        _sweeper_stop.clear()
+        _sweeper = threading.Thread(
+            target=_sweep_forever,
+            args=(seconds, _sweeper_stop),
+            name="warboard-sweeper",
+            daemon=True,
+        )
+        _sweeper.start()
+        logger.info("embedded deadline sweep: every %s s", seconds)
+        return True
+
+
+def sweeper_stop(timeout: float = 5.0) -> None:
+    """Stop the embedded sweeper (tests; a clean shutdown) and wait for it."""
+    global _sweeper
+    with _sweeper_lock:
+        thread, _sweeper = _sweeper, None
+        _sweeper_stop.set()
+    if thread is not None:
+        thread.join(timeout)
+
+
+def _sweep_forever(seconds: float, stop: threading.Event) -> None:
+    while not stop.wait(seconds):
+        close_old_connections()
+        try:
+            counts = deadlines_sweep()
+            if any(counts.values()):
+                logger.info("deadline sweep: %s", counts)
+        except Exception:  # keep sweeping: the next run may find the database back
+            logger.exception("deadline sweep failed")
+        finally:
+            close_old_connections()
