@@ -174,13 +174,21 @@ class ShipInline(ViewOnlyInline):
     select_related = ("owner", "station")
 
 
-class RiskCardInline(ViewOnlyInline):
+class RevealedCards:
+    """Card rows say who holds which card and the deck order: hidden information (issue 7),
+    so the admin lists them only for boards whose game is over, like the seed."""
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).filter(board__over=True)  # type: ignore[misc]
+
+
+class RiskCardInline(RevealedCards, ViewOnlyInline):
     model = RiskCard
     fields = ("card", "copy", "location", "holder", "position")
     select_related = ("holder",)
 
 
-class PokerCardInline(ViewOnlyInline):
+class PokerCardInline(RevealedCards, ViewOnlyInline):
     model = PokerCard
     fields = ("card", "location", "holder", "position")
     select_related = ("holder",)
@@ -204,7 +212,7 @@ BOARD_FIELDS = (
     "armies_lost",
     "turn",
     "battle",
-    "contest",
+    "revealed_contest",
     "created_at",
     "updated_at",
 )
@@ -229,6 +237,14 @@ class BoardAdmin(ViewOnlyAdmin):
     @admin.display(description="seed")
     def revealed_seed(self, obj: Board) -> str:
         return obj.seed if obj.over else "secret until the game is over"
+
+    @admin.display(description="contest")
+    def revealed_contest(self, obj: Board) -> Any:
+        """A poker hand in progress holds every player's cards and the deck: only its public
+        part (who declared, which ally, the stage) until the game is over."""
+        if obj.over or not obj.contest:
+            return obj.contest
+        return {k: obj.contest.get(k) for k in ("declarer", "ally", "stage", "answers")}
 
 
 @admin.register(Player)
@@ -259,14 +275,14 @@ class ShipAdmin(ViewOnlyAdmin):
 
 
 @admin.register(RiskCard)
-class RiskCardAdmin(ViewOnlyAdmin):
+class RiskCardAdmin(RevealedCards, ViewOnlyAdmin):
     list_display = ("card", "copy", "board", "location", "holder", "position")
     list_filter = ("location",)
     list_select_related = ("holder",)
 
 
 @admin.register(PokerCard)
-class PokerCardAdmin(ViewOnlyAdmin):
+class PokerCardAdmin(RevealedCards, ViewOnlyAdmin):
     list_display = ("card", "board", "location", "holder", "position")
     list_filter = ("location",)
     list_select_related = ("holder",)

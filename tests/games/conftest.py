@@ -82,3 +82,18 @@ def _empty_state_cache():
     state_cache.clear()
     yield
     state_cache.clear()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hashing():
+    """MD5 instead of PBKDF2 for the many users these tests make: hashing was most of their
+    set-up time. (Only the hash's strength changes; the password validators still run.)"""
+    from django.conf import settings
+    from django.contrib.auth.hashers import get_hashers
+
+    saved = settings.PASSWORD_HASHERS
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    get_hashers.cache_clear()
+    yield
+    settings.PASSWORD_HASHERS = saved
+    get_hashers.cache_clear()

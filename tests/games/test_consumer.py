@@ -27,12 +27,6 @@ def _classic_map(transactional_db) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings) -> None:
-    """The cast's passwords are hashed with a cheap hasher: the real one costs a second a test."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def _fresh_cache():
     """The action throttle and presence live in the cache, keyed by user ids that repeat from
     test to test."""

@@ -33,12 +33,6 @@ JUST_PAST_DUE = ALLOWANCE + timedelta(seconds=1)
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings) -> None:
-    """The cast's passwords hashed cheaply: PBKDF2 costs most of a second per user."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def _nobody_connected() -> Iterator[None]:
     """An empty cache: presence left by another test (game ids repeat after each rollback)
     would make a player look connected and silence their mail. Only the in-process cache is

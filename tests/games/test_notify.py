@@ -17,7 +17,6 @@ from tests.games import test_deadlines as shared
 from tests.games.test_deadlines import move, new_game, started, waiting
 
 # The shared fixtures (a fixture is found by the name it has in the test module).
-_fast_passwords = shared._fast_passwords
 _nobody_connected = shared._nobody_connected
 commits = shared.commits
 frozen = shared.frozen

@@ -32,11 +32,6 @@ SEED = "5eed" * 16
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def _unthrottled(settings):
     """Bots act faster than the per-user action rate a person gets."""
     settings.REST_FRAMEWORK = {

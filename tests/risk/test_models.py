@@ -242,3 +242,23 @@ def test_the_admin_shows_maps_and_boards_read_only(admin_client, board):
     delete = admin_client.post(reverse("admin:risk_board_delete", args=[board.pk]), {"post": "yes"})
     assert delete.status_code == 403
     assert Board.objects.filter(pk=board.pk).exists()
+
+
+def test_the_admin_lists_no_card_rows_of_a_live_board(admin_client, board):
+    """Who holds which card, and the deck order, are hidden until the game is over (issue 7)."""
+    held = RiskCard.objects.filter(board=board, location="hand").select_related("holder").first()
+    assert held is not None
+    lists = [
+        admin_client.get(reverse("admin:risk_riskcard_changelist")).content.decode(),
+        admin_client.get(reverse("admin:risk_pokercard_changelist")).content.decode(),
+    ]
+    change = admin_client.get(reverse("admin:risk_board_change", args=[board.pk])).content.decode()
+    assert "0 risk cards" in lists[0] and "0 poker cards" in lists[1]
+    for inline in ("riskcards", "pokercards"):
+        assert f'name="{inline}-TOTAL_FORMS" value="0"' in change
+
+    Board.objects.filter(pk=board.pk).update(over=True)
+    listing = admin_client.get(reverse("admin:risk_riskcard_changelist")).content.decode()
+    change = admin_client.get(reverse("admin:risk_board_change", args=[board.pk])).content.decode()
+    assert "44 risk cards" in listing
+    assert 'name="riskcards-TOTAL_FORMS" value="44"' in change

@@ -1,0 +1,389 @@
+"""The lobby over HTTP: create, list, join (invites), leave, fill with bots, start.
+
+Every refusal is checked in the one error shape, with the field it names where there is one.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from games.models import Game, Seat
+from risk.rules.state import DOMINATION, LAST_STANDING, ROUND_LIMIT
+from tests.games.conftest import client_for
+
+pytestmark = pytest.mark.django_db
+
+GAMES = "/api/games"
+
+
+def url(game_id: int, step: str = "") -> str:
+    return f"{GAMES}/{game_id}/{step}" if step else f"{GAMES}/{game_id}"
+
+
+def create(user, **data: Any) -> dict[str, Any]:
+    response = client_for(user).post(GAMES, {"seats": 3, **data}, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def post(user, path: str, data: dict[str, Any] | None = None):
+    return client_for(user).post(path, data or {}, format="json")
+
+
+def seated(body: dict[str, Any]) -> list[tuple[int, str]]:
+    return [(seat["position"], seat["player"]) for seat in body["seats"]]
+
+
+def refusal(response, status: int) -> dict[str, Any]:
+    assert response.status_code == status, response.json()
+    body = response.json()
+    assert list(body)[:4] == ["error", "message", "field", "allowed"]
+    return body
+
+
+# --- Creating a game ---------------------------------------------------------------------------
+
+
+def test_creating_a_game_seats_the_creator_first_and_commits_to_a_secret_seed(alice):
+    response = client_for(alice).post(GAMES, {"seats": 4, "name": "Azores"}, format="json")
+
+    assert response.status_code == 201
+    body = response.json()
+    assert (body["status"], body["name"], body["seat_count"], body["version"]) == (
+        "open", "Azores", 4, 0,
+    )  # fmt: skip
+    assert seated(body) == [(0, "alice")]
+    assert body["you"] == {"position": 0, "player": "alice", "state": "active"}
+    assert re.fullmatch(r"[0-9a-f]{64}", body["seed_commitment"])
+    game = Game.objects.get(pk=body["id"])
+    assert "server_seed" not in body
+    assert game.server_seed not in response.content.decode()
+    assert (body["view"], body["turn"], body["pending"]) == (None, None, [])
+
+
+def test_a_new_game_takes_the_default_options_and_no_clock(alice):
+    body = create(alice)
+
+    assert body["options"]["win"] == LAST_STANDING
+    assert body["options"]["map"] == "classic"
+    assert (body["time_control"], body["seconds_per_turn"]) == ("untimed", None)
+    assert body["public"] is True
+
+
+def test_a_live_game_keeps_its_minutes_per_turn(alice):
+    body = create(alice, time_control="live", minutes=5)
+
+    assert (body["time_control"], body["seconds_per_turn"]) == ("live", 300)
+
+
+def test_seven_seats_are_refused_naming_the_seats_field(alice):
+    body = refusal(client_for(alice).post(GAMES, {"seats": 7}, format="json"), 400)
+
+    assert (body["error"], body["field"]) == ("max_value", "seats")
+    assert not Game.objects.exists()
+
+
+def test_an_unknown_win_condition_is_refused_with_the_allowed_ones(alice):
+    response = client_for(alice).post(
+        GAMES, {"seats": 3, "options": {"win": "bogus"}}, format="json"
+    )
+
+    body = refusal(response, 400)
+    assert (body["error"], body["field"]) == ("invalid", "options.win")
+    assert body["allowed"] == [LAST_STANDING, DOMINATION, ROUND_LIMIT]
+
+
+def test_a_round_limit_game_without_its_limit_is_refused(alice):
+    response = client_for(alice).post(
+        GAMES, {"seats": 3, "options": {"win": ROUND_LIMIT}}, format="json"
+    )
+
+    assert refusal(response, 400)["field"] == "options.round_limit"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"win": ROUND_LIMIT, "round_limit": 0},
+        {"win": ROUND_LIMIT, "round_limit": True},
+        {"win": ROUND_LIMIT, "round_limit": "5"},
+        {"win": LAST_STANDING, "round_limit": -4},
+    ],
+    ids=["zero", "true", "text", "negative-with-another-win"],
+)
+def test_a_round_limit_that_is_no_number_of_rounds_is_refused(alice, options):
+    response = client_for(alice).post(GAMES, {"seats": 3, "options": options}, format="json")
+
+    assert refusal(response, 400)["field"] == "options.round_limit"
+    assert not Game.objects.exists()
+
+
+def test_an_unknown_option_is_refused_with_the_known_ones(alice):
+    response = client_for(alice).post(
+        GAMES, {"seats": 3, "options": {"fog_of_war": True}}, format="json"
+    )
+
+    body = refusal(response, 400)
+    assert (body["error"], body["field"]) == ("invalid", "options.fog_of_war")
+    assert "win" in body["allowed"]
+    assert "fog_of_war" not in body["allowed"]
+
+
+def test_a_live_game_without_minutes_is_refused_naming_the_minutes_field(alice):
+    response = client_for(alice).post(GAMES, {"seats": 3, "time_control": "live"}, format="json")
+
+    body = refusal(response, 400)
+    assert (body["error"], body["field"]) == ("invalid", "minutes")
+    assert not Game.objects.exists()
+
+
+def test_a_correspondence_game_without_days_is_refused_naming_the_days_field(alice):
+    response = client_for(alice).post(
+        GAMES, {"seats": 3, "time_control": "correspondence"}, format="json"
+    )
+
+    assert refusal(response, 400)["field"] == "days"
+
+
+def test_a_game_is_created_by_signed_in_users_only(db):
+    response = APIClient().post(GAMES, {"seats": 3}, format="json")
+
+    assert response.status_code in (401, 403)  # 403: session auth sends no WWW-Authenticate
+    assert response.json()["error"] == "not_authenticated"
+    assert not Game.objects.exists()
+
+
+# --- The lobby list ----------------------------------------------------------------------------
+
+
+def test_the_list_shows_public_games_and_your_private_ones_but_not_others_private_ones(
+    alice, bob, carol
+):
+    open_to_all = create(alice)
+    bobs_secret = create(bob, public=False)
+    carols_secret = create(carol, public=False)
+
+    listed = client_for(bob).get(GAMES).json()["games"]
+
+    ids = {game["id"] for game in listed}
+    assert ids == {open_to_all["id"], bobs_secret["id"]}
+    assert carols_secret["id"] not in ids
+    assert all("invite_token" not in game for game in listed)
+
+
+def test_a_private_game_you_were_invited_into_is_listed_for_you(alice, bob):
+    secret = create(alice, public=False)
+    post(bob, url(secret["id"], "join"), {"invite": secret["invite_token"]})
+
+    listed = client_for(bob).get(GAMES).json()["games"]
+
+    assert [game["id"] for game in listed] == [secret["id"]]
+
+
+def test_a_visitor_sees_the_public_games_only(alice, bob):
+    open_to_all = create(alice)
+    create(bob, public=False)
+
+    response = APIClient().get(GAMES)
+
+    assert response.status_code == 200
+    assert [game["id"] for game in response.json()["games"]] == [open_to_all["id"]]
+
+
+def test_the_list_can_be_narrowed_by_status(alice, bob, carol):
+    waiting = create(alice, seats=2)
+    started = create(bob, seats=2)
+    post(alice, url(started["id"], "join"))
+    post(bob, url(started["id"], "start"))
+
+    running = client_for(carol).get(GAMES, {"status": "running"})
+    lobby = client_for(carol).get(GAMES, {"status": "open"})
+
+    assert [g["id"] for g in running.json()["games"]] == [started["id"]]
+    assert [g["id"] for g in lobby.json()["games"]] == [waiting["id"]]
+
+
+# --- Joining and leaving ----------------------------------------------------------------------
+
+
+def test_joining_takes_the_next_free_seat(alice, bob):
+    game = create(alice)
+
+    response = post(bob, url(game["id"], "join"))
+
+    assert response.status_code == 200
+    assert seated(response.json()) == [(0, "alice"), (1, "bob")]
+    assert response.json()["you"]["position"] == 1
+
+
+def test_a_private_game_needs_its_invite_token(alice, bob):
+    secret = create(alice, public=False)
+
+    without = refusal(post(bob, url(secret["id"], "join")), 403)
+    wrong = refusal(post(bob, url(secret["id"], "join"), {"invite": "guessed"}), 403)
+    right = post(bob, url(secret["id"], "join"), {"invite": secret["invite_token"]})
+
+    assert (without["error"], without["field"]) == ("invite_required", "invite")
+    assert wrong["error"] == "invite_required"
+    assert right.status_code == 200
+    assert seated(right.json()) == [(0, "alice"), (1, "bob")]
+
+
+def test_the_invite_token_is_shown_to_the_seated_and_not_to_onlookers(alice, bob):
+    secret = create(alice, public=False)
+
+    onlooker = client_for(bob).get(url(secret["id"])).json()
+
+    assert "invite_token" not in onlooker
+    assert secret["invite_token"] not in str(onlooker)
+
+
+def test_joining_twice_is_refused(alice, bob):
+    game = create(alice)
+    post(bob, url(game["id"], "join"))
+
+    again = refusal(post(bob, url(game["id"], "join")), 409)
+    creator = refusal(post(alice, url(game["id"], "join")), 409)
+
+    assert again["error"] == creator["error"] == "already_seated"
+    assert Seat.objects.filter(game_id=game["id"]).count() == 2
+
+
+def test_a_full_game_refuses_another_player(alice, bob, carol):
+    game = create(alice, seats=2)
+    post(bob, url(game["id"], "join"))
+
+    body = refusal(post(carol, url(game["id"], "join")), 409)
+
+    assert body["error"] == "game_full"
+    assert not Seat.objects.filter(game_id=game["id"], user=carol).exists()
+
+
+def test_leaving_before_the_start_frees_the_seat(alice, bob, carol):
+    game = create(alice, seats=2)
+    post(bob, url(game["id"], "join"))
+
+    left = post(bob, url(game["id"], "leave"))
+    carol_joins = post(carol, url(game["id"], "join"))
+
+    assert left.status_code == 204
+    assert carol_joins.status_code == 200
+    assert seated(carol_joins.json()) == [(0, "alice"), (1, "carol")]
+
+
+def test_leaving_a_game_you_are_not_in_is_refused(alice, bob):
+    game = create(alice)
+
+    assert refusal(post(bob, url(game["id"], "leave")), 409)["error"] == "not_seated"
+
+
+def test_the_creator_leaving_cancels_the_game(alice, bob):
+    game = create(alice)
+    post(bob, url(game["id"], "join"))
+
+    response = post(alice, url(game["id"], "leave"))
+
+    assert response.status_code == 204
+    gone = refusal(client_for(bob).get(url(game["id"])), 404)
+    assert gone["error"] == "not_found"
+    assert not Game.objects.filter(pk=game["id"]).exists()
+
+
+def test_an_unknown_game_is_not_found(alice):
+    assert refusal(post(alice, url(999, "join")), 404)["error"] == "not_found"
+    assert refusal(client_for(alice).get(url(999)), 404)["field"] == "id"
+
+
+def test_lobby_steps_need_a_signed_in_user(alice):
+    game = create(alice)
+
+    for step in ("join", "leave", "bots", "start"):
+        response = APIClient().post(url(game["id"], step), {}, format="json")
+        assert response.status_code in (401, 403), step
+        assert response.json()["error"] == "not_authenticated", step
+
+
+# --- Bots and the start ------------------------------------------------------------------------
+
+
+def test_only_the_creator_fills_empty_seats_with_bots(alice, bob):
+    game = create(alice, seats=4)
+    post(bob, url(game["id"], "join"))
+
+    refused = refusal(post(bob, url(game["id"], "bots")), 403)
+    filled = post(alice, url(game["id"], "bots"))
+
+    assert refused["error"] == "not_creator"
+    assert filled.status_code == 200
+    seats = filled.json()["seats"]
+    assert [(s["player"], s["bot"]) for s in seats] == [
+        ("alice", False), ("bob", False), ("bot:3", True), ("bot:4", True),
+    ]  # fmt: skip
+
+
+def test_a_game_with_empty_seats_cannot_start(alice, bob):
+    game = create(alice, seats=3)
+    post(bob, url(game["id"], "join"))
+
+    body = refusal(post(alice, url(game["id"], "start")), 409)
+
+    assert body["error"] == "seats_empty"
+    assert Game.objects.get(pk=game["id"]).status == Game.Status.OPEN
+
+
+def test_only_the_creator_starts_the_game(alice, bob):
+    game = create(alice, seats=2)
+    post(bob, url(game["id"], "join"))
+
+    assert refusal(post(bob, url(game["id"], "start")), 403)["error"] == "not_creator"
+
+
+def test_starting_deals_the_board_colours_the_seats_and_waits_for_every_arrangement(alice, bob):
+    game = create(alice, seats=2)
+    post(bob, url(game["id"], "join"))
+
+    response = post(alice, url(game["id"], "start"))
+
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["status"], body["version"]) == ("running", 0)
+    colours = [seat["colour"] for seat in body["seats"]]
+    assert all(colours) and len(set(colours)) == 2
+    assert [(p["player"], p["kind"]) for p in body["pending"]] == [
+        ("alice", "arrange"), ("bob", "arrange"),
+    ]  # fmt: skip
+    assert body["view"]["you"] == "alice"
+    assert body["started_at"] is not None
+    assert body["seed_commitment"] == game["seed_commitment"]  # committed before anyone joined
+
+
+def test_bots_arrange_as_soon_as_the_game_starts(alice, bob, django_capture_on_commit_callbacks):
+    game = create(alice, seats=3)
+    post(bob, url(game["id"], "join"))
+    post(alice, url(game["id"], "bots"))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        post(alice, url(game["id"], "start"))
+    body = client_for(alice).get(url(game["id"])).json()
+
+    assert body["version"] == 1  # the bot's arrangement, the only action so far
+    assert [(p["player"], p["kind"]) for p in body["pending"]] == [
+        ("alice", "arrange"), ("bob", "arrange"),
+    ]  # fmt: skip
+
+
+def test_seats_are_not_taken_or_given_up_once_the_game_runs(alice, bob, carol):
+    game = create(alice, seats=2)
+    post(bob, url(game["id"], "join"))
+    post(alice, url(game["id"], "start"))
+
+    join = refusal(post(carol, url(game["id"], "join")), 409)
+    leave = refusal(post(bob, url(game["id"], "leave")), 409)
+    start = refusal(post(alice, url(game["id"], "start")), 409)
+    bots = refusal(post(alice, url(game["id"], "bots")), 409)
+
+    assert {join["error"], leave["error"], start["error"], bots["error"]} == {"not_open"}
