@@ -1,7 +1,33 @@
-"""Page views: templates only, data comes from the API and websockets."""
+"""Page views: templates only, data comes from the API and websockets.
+
+No view here reads the database: the pages are shells that their scripts fill from
+``/api/...`` and ``/ws/games/<id>/``, so nothing hidden can leak through a rendered page.
+"""
 
 from django.views.generic import TemplateView
 
 
 class HomeView(TemplateView):
     template_name = "frontend/home.html"
+
+
+class LobbyView(TemplateView):
+    """``/games``: the lobby (``lobby.js`` lists, creates, joins and starts games)."""
+
+    template_name = "frontend/lobby.html"
+
+
+class GameView(TemplateView):
+    """``/games/<id>``: one game, live over the socket (``game.js``).
+
+    The page answers 200 for any id: it renders no game data, and the script says "no such
+    game" when the API answers 404.
+    """
+
+    template_name = "frontend/game.html"
+
+
+class LoginView(TemplateView):
+    """``/login``: sign in or register (``login.js``), then back to ``?next=``."""
+
+    template_name = "frontend/login.html"

@@ -1,0 +1,518 @@
+// /games/<id>: one game, live. The first state comes from GET /api/games/<id>, then the socket
+// /ws/games/<id>/ pushes "state", "update" and "notice" messages; actions go over the socket.
+// Everything shown is inserted as text (textContent), never as markup.
+"use strict";
+
+(() => {
+  const { api, errorText, el, setText, timeControlText, randomKey } = Warboard;
+  const gameId = Number(document.body.dataset.gameId);
+  const EVENTS_SHOWN = 60;
+
+  let game = null; // the last "state" body (lobby facts, you, turn, pending with deadlines)
+  let view = null; // the seat's (or spectator's) view: from state.game.view or update.view
+  let version = -1;
+  let status = "";
+  let log = []; // [{sequence, actor, action, events}] oldest first
+  let socket = null;
+  let connection = "connecting";
+  let retries = 0;
+  let retryTimer = null;
+  let pingTimer = null;
+  let stopped = false; // an unknown game or a refused token: no reconnecting
+  const requests = new Map(); // request_id -> the action sent
+
+  // --- readable lines -------------------------------------------------------------------------
+
+  const list = (v) => (Array.isArray(v) ? v.join(", ") : String(v));
+  const EVENT_TEXT = {
+    turn_started: (e) => `Turn ${e.turn_number} (round ${e.round}): ${e.seat}${e.controller && e.controller !== e.seat ? `, played by ${e.controller}` : ""}; ${e.reinforcements} reinforcements${e.from_pot ? ` + ${e.from_pot} from the pot` : ""}`,
+    arranged: (e) => `${e.seat} arranged their armies; factory in ${e.factory}${e.ship_station ? `, ship at ${e.ship_station}` : ""}`,
+    turned_in: (e) => `${e.seat} turned in ${list(e.cards)} for ${e.reward} (rolls ${list(e.rolls)})`,
+    placed: (e) => `${e.seat} placed ${e.armies} on ${e.territory}`,
+    ship_launched: (e) => `${e.seat} launched ship ${e.ship} at ${e.station} with ${e.armies}`,
+    attack: (e) => `${e.attacker} attacks ${e.target} (${e.defender}), ${e.mode}, from ${e.flanks.map((f) => `${f[0]}×${f[1]}`).join(", ")}`,
+    naval_attack: (e) => `${e.attacker} attacks ship ${e.target} (${e.defender}), ${e.mode}, with ${e.ships.map((f) => `${f[0]}×${f[1]}`).join(", ")}`,
+    defence_joined: (e) => `${e.defender} joins the defence with ${list(e.ships)}`,
+    cut: (e) => `${e.seat} cut ${e.card === null || e.card === undefined ? "nothing" : e.card}, ${e.armies} placed`,
+    mobilized: (e) => `${e.seat} mobilized${e.revealed && e.revealed.length ? `, revealing ${list(e.revealed)}` : ""}`,
+    roll: (e) => `Roll on flank ${e.flank}: attacker ${list(e.attacker)} vs defender ${list(e.defender)}; losses ${e.attacker_losses} / ${e.defender_losses}`,
+    commandeered: (e) => `${e.by} commandeered ship ${e.ship} (${e.armies} aboard)`,
+    battle_won: (e) => `Battle for ${e.target} won${e.prizes && e.prizes.length ? `; prizes ${list(e.prizes)}` : ""}`,
+    battle_lost: (e) => `Attack on ${e.target} failed (${e.mode})`,
+    retreat: (e) => `Retreat from ${e.target}`,
+    conquered: (e) => `${e.by} conquered ${e.territory} from ${e.from} and moved in ${e.armies}`,
+    ship_captured: (e) => `Ship ${e.ship} captured by ${e.by} with ${e.armies}`,
+    ship_sunk: (e) => `Ship ${e.ship} of ${e.owner} sunk with ${e.armies} aboard`,
+    battle_over: (e) => `Battle over (${e.success ? "success" : "failure"})`,
+    eliminated: (e) => `${e.seat} eliminated${e.by ? ` by ${e.by}` : ""}`,
+    cards_drawn: (e) => `${e.seat} drew ${e.risk} Risk and ${e.poker} poker card${e.poker === 1 ? "" : "s"}${Array.isArray(e.cards) && e.cards.length ? `: ${e.cards.join(", ")}` : ""}`,
+    cruise: (e) => `Ship ${e.ship} starts a cruise: ${e.moves} moves (rolls ${list(e.rolls)})`,
+    sailed: (e) => `Ship ${e.ship} sailed ${e.distance} to ${e.station} (${e.moves} moves left)`,
+    embarked: (e) => `${e.armies} embarked on ${e.ship} from ${e.territory}`,
+    disembarked: (e) => `${e.armies} disembarked from ${e.ship} to ${e.territory}`,
+    cruise_ended: (e) => `Ship ${e.ship} ended its cruise`,
+    campaign_ended: (e) => `${e.seat} ended the campaign`,
+    factory_built: (e) => `${e.seat} built a factory in ${e.territory}`,
+    transferred: (e) => `${e.seat} moved ${e.armies} from ${e.source} to ${e.destination}`,
+    discarded: (e) => `${e.seat} discarded ${e.count} poker card${e.count === 1 ? "" : "s"}`,
+    turn_ended: (e) => `${e.seat} ended the turn`,
+    ally_declared: (e) => `${e.seat} declares ${e.ally} an ally`,
+    challenge: (e) => `${e.seat} ${e.contest ? "challenges" : "does not challenge"}`,
+    cannot_answer: (e) => `${e.seat} cannot answer the challenge`,
+    demurred: (e) => `${e.seat} demurred`,
+    no_poker: (e) => `No poker: ${e.reason}`,
+    poker_settled: (e) => `Poker settled: the declarer ${e.declarer_won ? "won" : "lost"}${e.in_suit ? " in suit" : ""}`,
+    poker_cards_seized: (e) => `${e.seat} seized ${e.count} poker cards from ${e.from}`,
+    ally_played: (e) => `${e.by} plays ${e.seat}'s turn`,
+    joined: (e) => `${e.player} took over ${e.seat}`,
+    left: (e) => `${e.player} left ${e.seat}`,
+    game_over: (e) => `Game over (${e.how}): ${e.winner ? `${e.winner} wins` : "no winner"}; ranking ${list(e.ranking || [])}`,
+  };
+
+  function eventText(event) {
+    const format = EVENT_TEXT[event && event.type];
+    if (format) {
+      try {
+        const text = format(event);
+        if (!text.includes("undefined")) return text;
+      } catch { /* fall through to the raw event */ }
+    }
+    return JSON.stringify(event);
+  }
+
+  // --- time -----------------------------------------------------------------------------------
+
+  function remaining(iso) {
+    const ms = Date.parse(iso) - Date.now();
+    if (Number.isNaN(ms)) return "";
+    if (ms <= 0) return "overdue";
+    const s = Math.floor(ms / 1000);
+    const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60);
+    const pad = (n) => String(n).padStart(2, "0");
+    if (d > 0) return `${d}d ${h}h left`;
+    if (h > 0) return `${h}h ${pad(m)}m left`;
+    return `${m}m ${pad(s % 60)}s left`;
+  }
+
+  function tickCountdowns() {
+    for (const node of document.querySelectorAll("[data-deadline]")) {
+      node.textContent = remaining(node.dataset.deadline);
+    }
+  }
+
+  // --- rendering ------------------------------------------------------------------------------
+
+  function renderStatus() {
+    let line = `Game ${gameId}`;
+    if (game) line += ` — ${status}, version ${version}`;
+    const you = game && game.you ? `you are ${game.you.player}` : "watching";
+    if (game) line += ` — ${you}`;
+    line += ` — ${connection}`;
+    setText("status-line", line, connection === "live" ? "status-line ok" : "status-line bad");
+  }
+
+  function pendingList() {
+    // The view's pending has no deadlines; the last state's does: join them on player + kind.
+    const due = new Map(((game && game.pending) || []).map((p) => [`${p.player}|${p.kind}`, p.deadline]));
+    return ((view && view.pending) || []).map((p) => ({ ...p, deadline: p.deadline ?? due.get(`${p.player}|${p.kind}`) ?? null }));
+  }
+
+  function renderTurn() {
+    const turn = view && view.turn;
+    setText("turn-line", turn
+      ? `Round ${view.round}, turn ${view.turn_number}: ${turn.seat}${turn.controller && turn.controller !== turn.seat ? ` (played by ${turn.controller})` : ""}, phase ${turn.phase}.`
+      : status === "open" ? "The game has not started: seats are being taken in the lobby." : "No turn in progress.");
+    const items = pendingList().map((p) => {
+      const li = el("li", {}, `${p.player} for ${p.seat}: ${p.kind}`);
+      if (p.deadline) {
+        li.append(" — due ", el("time", { dateTime: p.deadline }, new Date(p.deadline).toLocaleString()), " (",
+          el("span", { dataset: { deadline: p.deadline } }, remaining(p.deadline)), ")");
+      }
+      if (view && view.you && p.seat === view.you) li.className = "mine";
+      return li;
+    });
+    if (!items.length) items.push(el("li", { className: "muted" }, "nobody"));
+    document.getElementById("pending-list").replaceChildren(...items);
+    const result = document.getElementById("result-line");
+    if (view && view.over) {
+      result.hidden = false;
+      result.replaceChildren(`Game over: ${view.winner ? `${view.winner} wins` : "no winner"}. Ranking: ${(view.ranking || []).join(", ")}. `,
+        el("a", { href: `/api/games/${gameId}/replay` }, "Replay log with seeds (JSON)"));
+    } else {
+      result.hidden = true;
+    }
+  }
+
+  function lobbySeat(player) {
+    return ((game && game.seats) || []).find((s) => s.player === player);
+  }
+
+  function renderSeats() {
+    const body = document.getElementById("seats-body");
+    const hands = document.getElementById("hands");
+    hands.replaceChildren();
+    if (!view) { // the lobby: seats from the game facts
+      body.replaceChildren(...((game && game.seats) || []).map((s) => el("tr", {},
+        el("td", {}, el("span", { className: "swatch", title: s.colour || "" }), " ", s.colour || ""),
+        el("td", {}, `#${s.position + 1}`), el("td", {}, `${s.name || s.player}${s.bot ? " (bot)" : ""}`),
+        el("td", {}, s.state), el("td", {}, "–"), el("td", {}, "–"), el("td", {}, "–"))));
+      for (const node of body.querySelectorAll(".swatch")) node.style.backgroundColor = node.title;
+      return;
+    }
+    body.replaceChildren(...view.seats.map((s) => {
+      const swatch = el("span", { className: "swatch", title: s.colour });
+      swatch.style.backgroundColor = s.colour;
+      const seat = lobbySeat(s.player);
+      const who = `${s.player || "–"}${seat && seat.name && seat.name !== s.player ? ` (${seat.name})` : ""}${s.kind !== "player" ? ` [${s.kind}]` : ""}`;
+      const state = [s.alive ? "alive" : "out", s.set_up ? null : "setting up", seat ? seat.state : null].filter(Boolean).join(", ");
+      const row = el("tr", { className: s.id === view.you ? "mine" : "" },
+        el("td", {}, swatch, " ", s.colour), el("th", { scope: "row" }, s.id), el("td", {}, who),
+        el("td", {}, state), el("td", { className: "num" }, s.risk_cards), el("td", { className: "num" }, s.poker_cards),
+        el("td", { className: "num" }, s.pot));
+      if (s.risk_hand || s.poker_hand) {
+        const mine = s.id === view.you;
+        hands.append(el("h3", {}, mine ? "Your hands" : `${s.id}'s Risk cards (you play its turn)`));
+        const dl = el("dl");
+        if (s.risk_hand) dl.append(el("dt", {}, "Risk cards"), el("dd", {}, s.risk_hand.length ? s.risk_hand.join(", ") : "none"));
+        if (s.poker_hand) dl.append(el("dt", {}, "Poker cards"), el("dd", {}, s.poker_hand.length ? s.poker_hand.join(", ") : "none"));
+        hands.append(dl);
+      }
+      return row;
+    }));
+  }
+
+  function renderBoard() {
+    const territories = view ? Object.entries(view.territories).sort(([a], [b]) => a.localeCompare(b)) : [];
+    document.getElementById("territories-body").replaceChildren(...territories.map(([name, t]) => el("tr", {},
+      el("th", { scope: "row" }, name), el("td", {}, t.owner ?? "–"), el("td", { className: "num" }, t.armies),
+      el("td", {}, t.factory ? "factory" : ""),
+      el("td", {}, Object.entries(t.captured || {}).map(([k, v]) => `${k}: ${v}`).join(", ")))));
+    const ships = view ? Object.values(view.ships).sort((a, b) => String(a.id).localeCompare(String(b.id))) : [];
+    const shipRows = ships.map((s) => el("tr", {},
+      el("th", { scope: "row" }, s.id), el("td", {}, s.owner), el("td", {}, s.station),
+      el("td", { className: "num" }, s.armies), el("td", {}, s.cruising ? "yes" : "no"),
+      el("td", { className: "num" }, s.moves), el("td", { className: "num" }, s.cruises),
+      el("td", {}, s.out_of_action ? "yes" : "no")));
+    if (!shipRows.length) shipRows.push(el("tr", {}, el("td", { colSpan: 8, className: "muted" }, "No ships.")));
+    document.getElementById("ships-body").replaceChildren(...shipRows);
+    setText("decks-line", view
+      ? `Risk deck: ${view.risk_deck.draw} to draw, ${view.risk_deck.discard} discarded. Poker deck: ${view.poker_deck.draw} to draw, ${view.poker_deck.discard} discarded.`
+      : "");
+  }
+
+  function renderBattle() {
+    const battle = view && view.battle;
+    document.getElementById("battle-section").hidden = !battle;
+    if (battle) {
+      setText("battle-line", `${battle.attacker} attacks ${battle.target} (${battle.defender}), ${battle.mode}, stage ${battle.stage}.`);
+      setText("battle-json", JSON.stringify(battle, null, 2));
+    }
+    const contest = view && view.contest;
+    document.getElementById("contest-section").hidden = !contest;
+    if (contest) {
+      setText("contest-line", `${contest.declarer} declared ${contest.ally} an ally; stage ${contest.stage}.`);
+      setText("contest-json", JSON.stringify(contest, null, 2));
+    }
+  }
+
+  function renderEvents() {
+    const lines = [];
+    for (const entry of log) {
+      const who = entry.actor ? `${entry.actor}: ` : "";
+      if (entry.action && entry.action.type) lines.push({ seq: entry.sequence, text: `${who}${entry.action.type}`, kind: "action" });
+      for (const event of entry.events || []) lines.push({ seq: entry.sequence, text: eventText(event), kind: "event" });
+    }
+    const shown = lines.slice(-EVENTS_SHOWN).reverse();
+    const items = shown.map((l) => el("li", { className: l.kind, value: l.seq }, el("span", { className: "seq" }, `#${l.seq}`), " ", l.text));
+    if (!items.length) items.push(el("li", { className: "muted" }, "Nothing has happened yet."));
+    document.getElementById("events-list").replaceChildren(...items);
+  }
+
+  function renderFacts() {
+    if (!game) return;
+    const facts = [
+      ["Name", game.name || "–"], ["Status", status], ["Creator", game.creator],
+      ["Seats", `${game.seats.filter((s) => s.position < game.seat_count).length}/${game.seat_count}`],
+      ["Time control", timeControlText(game)], ["Public", game.public ? "yes" : "no"],
+      ["Options", JSON.stringify(game.options)], ["Seed commitment", game.seed_commitment],
+    ];
+    if (game.invite_token) facts.push(["Invite token", game.invite_token]);
+    document.getElementById("game-facts").replaceChildren(...facts.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
+    setText("game-name", game.name ? `“${game.name}”` : "");
+  }
+
+  // --- the actions panel ----------------------------------------------------------------------
+
+  const first = (v) => (Array.isArray(v) ? v[0] : v && typeof v === "object" ? Object.keys(v)[0] : v);
+
+  function template(spec) {
+    const o = spec.options || {};
+    const a = { type: spec.type };
+    const armiesOn = (t) => (view && view.territories[t] ? view.territories[t].armies : 1);
+    switch (spec.type) {
+      case "arrange": {
+        const ts = o.territories || [];
+        const base = Math.floor((o.armies || 0) / Math.max(ts.length, 1));
+        let extra = (o.armies || 0) - base * ts.length;
+        a.arrangement = ts.map((t) => [t, base + (extra-- > 0 ? 1 : 0)]);
+        a.factory = ts[0];
+        if (o.ship_stations && o.ship_stations.length) a.ship_station = o.ship_stations[0];
+        break;
+      }
+      case "turn_in": a.cards = first(o.sets); a.reward = first(o.rewards); break;
+      case "place": a.territory = first(o.territories); a.armies = o.max; break;
+      case "place_ship": a.station = first(o.stations); break;
+      case "place_factory": a.territory = first(o.territories); break;
+      case "attack": {
+        a.target = first(o.targets);
+        const source = o.targets ? o.targets[a.target][0] : null;
+        a.mode = "normal";
+        a.flanks = [[source, Math.max(1, Math.min(3, armiesOn(source) - 1))]];
+        break;
+      }
+      case "naval_attack": {
+        const ship = first(o.targets);
+        a.ships = [ship]; a.target = o.targets ? o.targets[ship][0] : null; a.mode = "normal"; a.armies = 0;
+        break;
+      }
+      case "roll": a.add = 0; a.until_decided = false; break;
+      case "move_in":
+        if ("max" in o) a.armies = o.max;
+        else { a.armies = o.moving; a.source = first(o.extra_from) ?? null; }
+        break;
+      case "mobilize": a.reveal = []; a.wild_territories = []; break;
+      case "join_defence": a.ships = []; break;
+      case "prize": a.ship = first(o.ships); a.by = first(o.boarders) ?? null; a.armies = 0; break;
+      case "cruise": a.ship = first(o.ships); break;
+      case "sail": a.ship = o.ship; a.station = first(o.stations); break;
+      case "embark": a.ship = o.ship; a.territory = first(o.territories); a.armies = 1; break;
+      case "disembark": a.ship = o.ship; a.territory = first(o.territories); a.armies = 1; break;
+      case "end_cruise": a.ship = o.ship; break;
+      case "transfer": a.source = first(o.sources); a.destination = ""; a.armies = 1; break;
+      case "discard": {
+        const mine = view && view.seats.find((s) => s.id === view.you);
+        a.cards = ((mine && mine.poker_hand) || []).slice(0, o.count || 0);
+        break;
+      }
+      case "end_turn": if (o.allies && o.allies.length) a.ally = null; break;
+      case "challenge": a.contest = first(o.contest); break;
+      case "answer": a.demur = false; break;
+      case "poker": a.move = first(o.moves); a.cards = []; break;
+      case "join": a.ally = first(o.allies); break;
+      default: break; // retreat, end_campaign, leave and any new type: the type alone
+    }
+    return a;
+  }
+
+  function renderActions() {
+    const specs = (view && view.legal_actions) || [];
+    const buttons = specs.map((spec) => {
+      const o = spec.options || {};
+      const label = o.ship ? `${spec.type} (${o.ship})` : spec.type;
+      const button = el("button", { type: "button" }, label);
+      button.addEventListener("click", () => {
+        document.getElementById("action-json").value = JSON.stringify(template(spec), null, 2);
+        setText("action-options", JSON.stringify(o, null, 2));
+        document.getElementById("action-json").focus();
+      });
+      return button;
+    });
+    document.getElementById("action-buttons").replaceChildren(...buttons);
+    let note;
+    if (status === "open") note = "The game has not started.";
+    else if (!game || !game.you) note = "You are watching. Sign in and take a seat (or join an allied army) to play.";
+    else if (view && view.over) note = "The game is over.";
+    else if (!specs.length) note = "Nothing for you to do now: the game waits for someone else.";
+    else note = "Pick an action to fill in a template, edit it, then Send.";
+    setText("actions-note", note);
+    document.getElementById("action-send").disabled = connection !== "live";
+  }
+
+  function render() {
+    document.getElementById("game-body").hidden = false;
+    document.title = `Game ${gameId}${game && game.name ? ` “${game.name}”` : ""} - Warboard`;
+    renderStatus();
+    renderTurn();
+    renderSeats();
+    renderBattle();
+    renderEvents();
+    renderBoard();
+    renderFacts();
+    renderActions();
+  }
+
+  function noSuchGame(message) {
+    stopped = true;
+    document.getElementById("game-body").hidden = true;
+    setText("status-line", message || `No such game: there is no game ${gameId}.`, "status-line bad");
+  }
+
+  // --- state coming in ------------------------------------------------------------------------
+
+  function applyState(detail) {
+    const fresh = game === null;
+    game = detail;
+    view = detail.view;
+    version = detail.version;
+    status = detail.status;
+    render();
+    if (fresh) loadLog();
+  }
+
+  function applyUpdate(message) {
+    if (message.version < version || (message.version === version && message.status === status)) return;
+    view = message.view;
+    version = message.version;
+    status = message.status;
+    if (game) game.status = status;
+    if (!log.some((e) => e.sequence === message.sequence)) {
+      log.push({ sequence: message.sequence, events: message.events });
+    }
+    render();
+    // The update's pending has no deadlines: in a timed game ask for the full state for them.
+    if (game && game.time_control !== "untimed") send({ type: "state" });
+  }
+
+  async function loadLog() {
+    const after = Math.max(0, version - 20);
+    const res = await api("GET", `/api/games/${gameId}/events?after=${after}`);
+    if (!res.ok) return;
+    const known = new Set(log.map((e) => e.sequence));
+    for (const entry of res.data.entries) if (!known.has(entry.sequence)) log.push(entry);
+    log.sort((a, b) => a.sequence - b.sequence);
+    renderEvents();
+  }
+
+  function showNotice(message) {
+    let text;
+    if (message.kind === "reminder") text = `Reminder: your decision is due ${new Date(message.due_at).toLocaleString()} (${remaining(message.due_at)}).`;
+    else if (message.kind === "paused") text = "The game is paused by an administrator: the clocks are stopped.";
+    else if (message.kind === "resumed") text = "The game has resumed.";
+    else text = message.message || JSON.stringify(message);
+    setText("notice-text", text);
+    document.getElementById("notice").hidden = false;
+  }
+
+  function showActionResult(message) {
+    const result = document.getElementById("action-result");
+    if (message.type === "ack") {
+      result.className = "ok";
+      result.textContent = `Applied: now version ${message.version}, ${message.events.length} event${message.events.length === 1 ? "" : "s"}.`;
+    } else {
+      result.className = "bad";
+      let text = errorText(message, message.status);
+      if (message.error === "stale_version") text += ` — the game moved on (version ${message.version}); check the board and send again.`;
+      if (message.error === "not_authenticated") text += " — sign in to play.";
+      result.textContent = text;
+      if (message.error === "stale_version") send({ type: "state" });
+    }
+  }
+
+  // --- the socket -----------------------------------------------------------------------------
+
+  function send(message) {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  function onMessage(event) {
+    let message;
+    try { message = JSON.parse(event.data); } catch { return; }
+    const mine = message.request_id !== undefined && requests.has(message.request_id);
+    if (mine && (message.type === "ack" || message.type === "error")) {
+      requests.delete(message.request_id);
+      showActionResult(message);
+      return;
+    }
+    switch (message.type) {
+      case "state": retries = 0; applyState(message.game); break;
+      case "update": applyUpdate(message); break;
+      case "notice": showNotice(message); break;
+      case "pong": break;
+      case "error":
+        if (message.status === 404) noSuchGame();
+        else if (message.status === 401) { stopped = true; setText("status-line", `Refused: ${errorText(message)}`, "status-line bad"); }
+        else showActionResult(message);
+        break;
+      default: break;
+    }
+  }
+
+  function connect() {
+    if (stopped) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}/`);
+    connection = retries ? `reconnecting (attempt ${retries + 1})` : "connecting";
+    renderStatus();
+    socket.addEventListener("open", () => {
+      connection = "live";
+      renderStatus();
+      renderActions();
+      clearInterval(pingTimer);
+      pingTimer = setInterval(() => send({ type: "ping" }), 50000); // keeps presence fresh
+    });
+    socket.addEventListener("message", onMessage);
+    socket.addEventListener("close", (event) => {
+      clearInterval(pingTimer);
+      socket = null;
+      if (event.code === 4404) noSuchGame();
+      if (event.code === 4401 || event.code === 4404) stopped = true;
+      if (stopped) { connection = "closed"; if (game) renderStatus(); return; }
+      const delay = Math.min(30000, 1000 * 2 ** retries) * (0.75 + Math.random() / 2);
+      retries += 1;
+      connection = `disconnected, retrying in ${Math.round(delay / 1000)} s`;
+      renderStatus();
+      if (game) renderActions();
+      retryTimer = setTimeout(connect, delay);
+    });
+  }
+
+  document.getElementById("action-send").addEventListener("click", () => {
+    const result = document.getElementById("action-result");
+    let action;
+    try {
+      action = JSON.parse(document.getElementById("action-json").value);
+    } catch (err) {
+      result.className = "bad";
+      result.textContent = `Not valid JSON: ${err.message}`;
+      return;
+    }
+    const requestId = randomKey();
+    const message = { type: "action", action, expected_version: version, idempotency_key: randomKey(), request_id: requestId };
+    if (!send(message)) {
+      result.className = "bad";
+      result.textContent = "Not connected: wait for the connection to come back.";
+      return;
+    }
+    requests.set(requestId, action);
+    result.className = "";
+    result.textContent = `Sent ${action && action.type ? action.type : "action"} at version ${version}…`;
+  });
+
+  document.getElementById("notice-close").addEventListener("click", () => {
+    document.getElementById("notice").hidden = true;
+  });
+
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && !socket && !stopped) {
+      clearTimeout(retryTimer);
+      retries = 0;
+      connect();
+    }
+  });
+
+  setInterval(tickCountdowns, 1000);
+
+  // The first state over HTTP: a 404 says "no such game" without a socket round trip.
+  if (!Number.isInteger(gameId) || gameId < 1) {
+    noSuchGame("No such game.");
+  } else {
+    api("GET", `/api/games/${gameId}`).then((res) => {
+      if (res.status === 404) { noSuchGame(); return; }
+      if (res.ok && game === null) applyState(res.data);
+      else if (!res.ok) setText("status-line", `Could not load the game: ${errorText(res.data, res.status)}`, "status-line bad");
+      connect();
+    });
+  }
+})();

@@ -1,0 +1,104 @@
+"""The browser pages: shells that render no game data; their scripts read the API and socket.
+
+An unknown game id still answers 200: the page cannot know (it reads no database) and its script
+shows "no such game" from the API's 404.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from risk import adapter
+from tests.games.helpers import start_game
+
+SCRIPT = '<script src="/static/frontend/{}"></script>'
+
+
+def page(client: Client, path: str) -> str:
+    response = client.get(path)
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
+    return response.content.decode()
+
+
+def title(html: str) -> str:
+    match = re.search(r"<title>(.*?)</title>", html, re.S)
+    assert match is not None
+    return match.group(1).strip()
+
+
+def test_the_routes_have_their_names():
+    assert reverse("lobby-page") == "/games"
+    assert reverse("game-page", kwargs={"game_id": 7}) == "/games/7"
+    assert reverse("login-page") == "/login"
+
+
+def test_the_lobby_page(client):
+    html = page(client, "/games")  # no db fixture: a database read would fail the test
+    assert title(html) == "Games - Warboard"
+    assert SCRIPT.format("common.js") in html
+    assert SCRIPT.format("lobby.js") in html
+    assert 'id="create-form"' in html
+    for field in ("seats", "win", "time_control", "minutes", "days", "public"):
+        assert f'name="{field}"' in html
+    assert "<h1>Games</h1>" in html
+
+
+def test_the_game_page_carries_the_game_id_for_its_script(client):
+    html = page(client, "/games/42")  # no db fixture: a database read would fail the test
+    assert title(html) == "Game 42 - Warboard"
+    assert SCRIPT.format("game.js") in html
+    assert 'data-game-id="42"' in html
+    assert 'aria-live="polite"' in html  # the status line is announced
+    assert 'for="action-json"' in html
+
+
+def test_an_unknown_game_id_still_answers_200_and_the_script_says_so(client):
+    html = page(client, "/games/999999")  # no such game: the page does not look
+    assert 'data-game-id="999999"' in html
+    assert SCRIPT.format("game.js") in html
+
+
+def test_a_game_id_that_is_not_a_number_is_no_page(client):
+    assert client.get("/games/abc").status_code == 404
+
+
+def test_the_login_page(client):
+    html = page(client, "/login?next=/games/3")
+    assert title(html) == "Sign in - Warboard"
+    assert SCRIPT.format("login.js") in html
+    assert 'id="login-form"' in html and 'id="register-form"' in html
+    assert 'for="login-username"' in html and 'for="register-password"' in html
+
+
+def test_the_home_page_links_to_the_lobby(client):
+    html = page(client, "/")
+    assert 'href="/games"' in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_running_game_page_renders_no_game_data(client, settings):
+    """No seed, no hand, no board: everything comes later through the API's filters."""
+    settings.WARBOARD_TASKS_INLINE = True
+    alice = get_user_model().objects.create_user(username="alice", password="x" * 20)
+    game = start_game(alice, 3)
+    game.refresh_from_db()
+    state = adapter.load(game.board)
+    client.force_login(alice)
+    html = page(client, f"/games/{game.pk}")
+    assert f'data-game-id="{game.pk}"' in html
+    assert game.server_seed and game.server_seed not in html
+    assert game.seed_commitment not in html
+    cards = {c for seat in state.seats for c in (*seat.risk_cards, *seat.poker_cards)}
+    assert cards
+    for card in cards:
+        assert f'"{card}"' not in html and f">{card}<" not in html
+    for name in state.territories:
+        assert name not in html
+    for word in ("risk_hand", "poker_hand", "legal_actions", "alice"):
+        assert word not in html
