@@ -1,5 +1,5 @@
 # The two set-up commands (README): `make run` serves, `make test` runs the whole suite.
-.PHONY: run test lint bench
+.PHONY: run test lint bench bench-load
 
 run:
 	@scripts/bootstrap.sh
@@ -20,3 +20,12 @@ bench:
 	@.venv/bin/python bench/risk_odds.py
 	@.venv/bin/python bench/crt_resolutions.py
 	@.venv/bin/python bench/risk_engine.py
+
+# The load benchmark of issue 7 (not part of `make bench`: it needs PostgreSQL and Redis running,
+# and takes a few minutes). Starts the stack itself: migrate, N daphne workers, a Celery worker;
+# plays K concurrent 6-seat games with bot clients over websockets and HTTP; runs pgbench for scale.
+# Arguments go through LOAD_ARGS, e.g. `make bench-load LOAD_ARGS="--games 10 --seconds 30"`;
+# `.venv/bin/python bench/load.py --help` lists them.
+bench-load:
+	@scripts/bootstrap.sh bench
+	@.venv/bin/python bench/load.py $(LOAD_ARGS)

@@ -53,6 +53,10 @@ def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
             "transaction_mode": "IMMEDIATE",
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         },
+        # The test database is a file too, not Django's shared in-memory default: threads (the
+        # socket consumer's per-message contexts, the concurrency tests) then queue for the
+        # write lock as they do on the real file, instead of failing with "table is locked".
+        "TEST": {"NAME": var_dir(base_dir, env) / "test_warboard.sqlite3"},
     }
 
 
@@ -74,8 +78,14 @@ def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [url],
+                # redis-py's 5 s read timeout equals channels-redis's 5 s blocking receive: an
+                # idle process then raised TimeoutError in a consumer and closed the socket
+                # (1011) under load (bench/load.py); a longer read timeout leaves the wait alone.
+                "hosts": [{"address": url, "socket_timeout": 30}],
                 "prefix": env.get("CHANNEL_LAYER_PREFIX", "warboard"),
+                # Every socket of one server process shares that process's queue, and a push
+                # over capacity is dropped silently: 100 (the default) lost pushes at 100 games.
+                "capacity": int(env.get("CHANNEL_LAYER_CAPACITY", "5000")),
             },
         }
     }

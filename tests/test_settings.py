@@ -86,9 +86,9 @@ def test_database_url_is_parsed_into_its_parts():
 
 def test_redis_url_feeds_the_channel_layer_broker_and_results():
     env = {"REDIS_URL": "redis://cache.internal:6380/2"}
-    assert environment.channel_layers_config(env)["default"]["CONFIG"]["hosts"] == [
-        "redis://cache.internal:6380/2"
-    ]
+    layer = environment.channel_layers_config(env)["default"]["CONFIG"]
+    assert layer["hosts"] == [{"address": "redis://cache.internal:6380/2", "socket_timeout": 30}]
+    assert layer["capacity"] == 5000
     celery = environment.celery_config(env)
     assert celery["CELERY_BROKER_URL"] == celery["CELERY_RESULT_BACKEND"] == env["REDIS_URL"]
 

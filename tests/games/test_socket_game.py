@@ -90,7 +90,16 @@ async def test_four_bots_play_a_whole_game_over_their_sockets(alice, bob, carol,
             for path in hidden_keys(message):
                 view = message["game"]["view"] if message["type"] == "state" else message["view"]
                 index = int(path.split("seats[")[1].split("]")[0])
-                assert view["seats"][index]["id"] == view["you"], path
+                seat, turn = view["seats"][index], view["turn"] or {}
+                # Its own seat; or, only its Risk hand, an allied army whose turn it is playing
+                # (RULES.md A7: the declarer may turn in the ally's sets).
+                allied_turn = (
+                    path.endswith("risk_hand")
+                    and turn.get("seat") == seat["id"]
+                    and turn.get("controller") == view["you"]
+                    and turn.get("for_seat") == view["you"]
+                )
+                assert seat["id"] == view["you"] or allied_turn, path
         assert all("seed" not in m["view"] for m in player.messages[:-1] if m["type"] == "update")
         assert final["view"]["seed"]
     for player in players:
