@@ -72,27 +72,7 @@ def test_a_validation_error_carries_drf_s_code_for_the_first_error(api, body, co
     assert list(response.json()) == KEYS
 
 
-def test_an_unknown_battle_is_a_404_not_found(api):
-    response = api.get(f"{AA_BATTLES}/00000000-0000-0000-0000-000000000000")
-    assert response.status_code == 404
-    assert response.json() == {
-        "error": "not_found",
-        "message": "no A&A battle has this id",
-        "field": "id",
-        "allowed": None,
-    }
-
-
-def test_a_wrong_method_is_a_405_that_keeps_the_allow_header(api):
-    response = api.get(RISK_ODDS)
-    assert response.status_code == 405
-    assert response.json() == {
-        "error": "method_not_allowed",
-        "message": 'Method "GET" not allowed.',
-        "field": None,
-        "allowed": None,
-    }
-    assert response["Allow"] == "POST, OPTIONS"
+# The 404 and the 405 (with its Allow header) are tested in tests/combat/test_aa_api.py.
 
 
 def test_malformed_json_is_a_parse_error_about_the_body(api):
