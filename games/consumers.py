@@ -52,11 +52,10 @@ import json
 import logging
 import time
 import uuid
-from functools import partial
 from types import SimpleNamespace
 from typing import Any
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from rest_framework import exceptions as drf_exceptions
@@ -229,7 +228,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                     f"unknown message type {kind!r}", code="invalid", field="type",
                     allowed=MESSAGE_TYPES,
                 )  # fmt: skip
-            await handler(content, request_id)
+            # Its own thread context, as Django gives each HTTP request: without it every
+            # database call of every socket in this process queues for one shared thread
+            # (bench/load.py: socket actions 3x slower than HTTP ones at 100 games).
+            async with ThreadSensitiveContext():
+                await handler(content, request_id)
         except (ApplicationError, drf_exceptions.APIException) as exc:
             await self.send_exception(exc, request_id)
         except Exception as exc:  # a bug must cost the client this one answer, not the socket
@@ -379,25 +382,19 @@ def _action_input(content: dict[str, Any]) -> dict[str, Any]:
 
 # --- the services, off the event loop -------------------------------------------------------------
 
-#: The services below are self-contained (each opens and ends its own transaction), so they run
-#: on the loop's shared thread pool rather than the one "thread-sensitive" thread every consumer
-#: of the process would otherwise queue for (bench/load.py: socket actions were 3x slower than
-#: HTTP ones at 100 games); a fresh thread per message, the other cure, cost a thread start each.
-off_loop = partial(database_sync_to_async, thread_sensitive=False)
 
-
-@off_loop
+@database_sync_to_async
 def seat_position(game_id: int, user: Any) -> int | None:
     seat = play.seat_of(play.game_get(game_id), user)
     return seat.position if seat is not None else None
 
 
-@off_loop
+@database_sync_to_async
 def game_detail(game_id: int, user: Any) -> dict[str, Any]:
     return reading.game_detail(play.game_get(game_id), user)
 
 
-@off_loop
+@database_sync_to_async
 def submit_action(game_id: int, user: Any, data: dict[str, Any]) -> dict[str, Any]:
     # The HTTP endpoint's throttle, counted per user in the same cache: a client cannot double
     # its rate by splitting actions between the socket and the API.
