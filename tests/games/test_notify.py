@@ -244,3 +244,28 @@ def test_presence_is_shared_between_processes(python):
     finally:
         presence.presence_disconnected(990, user_id, "daphne.other!1")
     assert presence.presence_is_connected(990, user_id) is False
+
+
+def test_the_summary_prints_no_card_even_from_an_unfiltered_entry():
+    """Email is one more channel for hidden information. The summary is built from
+    ``reading.log_for`` (already filtered for the reader); as a second guard its formatter
+    never writes a card, so even an unfiltered poker draw tells nothing."""
+    entries = [
+        {
+            "actor": "alice",
+            "source": "player",
+            "action": {"type": "poker", "player": "alice", "move": "draw", "cards": ["Qh", "2c"],
+                       "from_stash": ["Kd"]},
+            "events": [{"type": "drew", "seat": "alice", "private_to": "alice",
+                        "cards": ["As", "Jc"]}],
+        },
+        {
+            "actor": "alice",
+            "source": "player",
+            "action": {"type": "discard", "player": "alice", "cards": ["9h"]},
+            "events": [{"type": "discarded", "seat": "alice", "count": 1}],
+        },
+    ]  # fmt: skip
+    text = "\n".join(notify.summary_lines(entries, {"alice": "Alice"}))
+    # Poker moves and discards are quiet actions, and neither event has a line of its own.
+    assert text == ""
