@@ -65,6 +65,7 @@ BOARD_COLUMNS = {
     "turn": "turn",
     "battle": "battle",
     "contest": "contest",
+    "draw_votes": "draw_votes",
 }
 ROW_SECTIONS = ("seats", "territories", "ships", "risk_deck", "poker_deck")
 SEAT_COLUMNS = {
@@ -76,6 +77,9 @@ SEAT_COLUMNS = {
     "pot": "pot",
     "alive": "alive",
     "set_up": "set_up",
+    "defence_dice": "defence_dice",
+    "reveal": "reveal",
+    "revealed": "revealed",
 }
 SEAT_HANDS = {"risk_cards": RiskCard, "poker_cards": PokerCard}
 HOLDING_COLUMNS = ("armies", "captured")  # plus owner (a Player) and factory (a Factory row)

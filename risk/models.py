@@ -194,6 +194,9 @@ class Board(models.Model):
     turn = models.JSONField(null=True, blank=True)
     battle = models.JSONField(null=True, blank=True)
     contest = models.JSONField(null=True, blank=True)
+    draw_votes = models.JSONField(
+        default=list, blank=True, help_text="Seat ids of the players agreeing to a draw."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -223,6 +226,15 @@ class Player(models.Model):
     pot = models.IntegerField(null=True, blank=True, help_text="Betting pot, when counted out.")
     alive = models.BooleanField(default=True)
     set_up = models.BooleanField(default=True)
+    defence_dice = models.PositiveSmallIntegerField(
+        default=2, help_text="Dice it defends a normal attack with (a standing preference)."
+    )
+    reveal = models.CharField(
+        max_length=12, default="ask", help_text="Its answer to a mobilization: ask or reveal-all."
+    )
+    revealed = models.JSONField(
+        default=list, blank=True, help_text="Hand cards shown for mobilization, not turned in."
+    )
 
     class Meta:
         ordering = ("board", "order")

@@ -124,6 +124,7 @@ class Roll(Action):
 
     add: int = 0
     until_decided: bool = False  # keep rolling (adding nothing) until the battle is decided
+    dice: int = 0  # a normal attack's dice, 1-3 (0: as many as allowed); a block rolls them all
     type: ClassVar[str] = "roll"
 
 
@@ -307,6 +308,30 @@ class Leave(Action):
     type: ClassVar[str] = "leave"
 
 
+@dataclass(frozen=True)
+class Concede(Action):
+    """A player gives up: as for leaving, their army becomes an allied army."""
+
+    type: ClassVar[str] = "concede"
+
+
+@dataclass(frozen=True)
+class VoteDraw(Action):
+    """Agree (or refuse) to end the game in a draw; it ends when every player agrees."""
+
+    agree: bool
+    type: ClassVar[str] = "vote_draw"
+
+
+@dataclass(frozen=True)
+class Prefer(Action):
+    """A seat's standing preferences (public): ``None`` leaves one as it is."""
+
+    defence_dice: int | None = None  # 1 or 2: dice to defend a normal attack with
+    reveal: str | None = None  # "ask" or "reveal-all": the answer to a mobilization bonus
+    type: ClassVar[str] = "prefer"
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (
@@ -337,8 +362,14 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Poker,
         Join,
         Leave,
+        Concede,
+        VoteDraw,
+        Prefer,
     )
 }
+
+#: Actions a person may take while the game waits on somebody else (not pending decisions).
+ANYTIME_ACTIONS: tuple[type[Action], ...] = (Join, Leave, Concede, VoteDraw, Prefer)
 
 
 def action_from_dict(data: Any) -> Action:

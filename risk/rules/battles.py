@@ -32,13 +32,16 @@ from risk.rules.state import (
     MODES,
     NAVAL,
     NORMAL,
+    PLAYER,
     PRIZES,
+    REVEAL_ALL,
     ROLLING,
     WILD,
     WON,
     Battle,
     Flank,
     GameState,
+    Seat,
     Ship,
 )
 from risk.rules.turns import campaign_ready
@@ -256,32 +259,70 @@ def do_join_defence(state: GameState, action: JoinDefence, events: list[Event]) 
 
 
 def _open(state: GameState, dice: Dice, events: list[Event]) -> None:
-    """The first attack on a seat this turn gives it the mobilization bonus, then the battle."""
+    """The first attack on a seat this turn gives it the mobilization bonus, then the battle.
+
+    Whether the game then waits on the defender depends on public facts only (RULES.md M3): the
+    cut, the defender's standing ``reveal`` preference and the size of its hand, never on which
+    cards it holds. An allied army, and a player whose preference is ``reveal-all``, reveal every
+    eligible card at once (in public); the defender is asked where wild dice go, and a player who
+    answers each time is asked whenever it holds a card it might reveal.
+    """
     battle = state.battle
     assert battle is not None and state.turn is not None
-    defender = battle.defender
-    if defender not in state.turn.attacked:
-        state.turn.attacked.append(defender)
-        owned = state.owned(defender)
-        if owned:  # a pirate has nowhere to put a bonus
-            card = board.cut_card(state.risk_deck, dice)
-            wild_rolls = []
-            placed = None
-            if card is not None and (card == WILD or card in owned):
-                roll = dice.roll(6)
-                if card == WILD:
-                    wild_rolls.append(roll)
-                else:
-                    _mobilize(state, card, roll)
-                    placed = roll
-            events.append({"type": "cut", "seat": defender, "card": card, "armies": placed})
-            hit = card is not None and (card == WILD or card in owned)
-            may_reveal = hit or not state.options.reveal_needs_cut  # RULES.md M5 (an option)
-            if wild_rolls or (may_reveal and mobilization_cards(state)):
-                battle.stage = MOBILIZE
-                battle.mobilization = {"cut": card, "wild_rolls": wild_rolls}
-                return
+    defender = state.seat(battle.defender)
+    if defender.id in state.turn.attacked:
+        _after_mobilization(state)
+        return
+    state.turn.attacked.append(defender.id)
+    owned = state.owned(defender.id)
+    if not owned:  # a pirate has nowhere to put a bonus
+        _after_mobilization(state)
+        return
+    card = board.cut_card(state.risk_deck, dice)
+    hit = card is not None and (card == WILD or card in owned)
+    wild_rolls: list[int] = []
+    placed = None
+    if hit:
+        roll = dice.roll(6)
+        if card == WILD:
+            wild_rolls.append(roll)
+        else:
+            _mobilize(state, str(card), roll)
+            placed = roll
+    events.append({"type": "cut", "seat": defender.id, "card": card, "armies": placed})
+    may_reveal = hit or not state.options.reveal_needs_cut  # RULES.md M5 (an option)
+    automatic = defender.kind != PLAYER or defender.reveal == REVEAL_ALL
+    if may_reveal and automatic and mobilization_cards(state):
+        cards = mobilization_cards(state)
+        rolls, placed = _reveal(state, defender, cards, dice)
+        wild_rolls += rolls
+        events.append({"type": "revealed", "seat": defender.id, "cards": cards,
+                       "placed": placed, "wild_rolls": rolls})  # fmt: skip
+    asks = may_reveal and not automatic and bool(defender.risk_cards)
+    if wild_rolls or asks:
+        battle.stage = MOBILIZE
+        battle.mobilization = {"cut": card, "wild_rolls": wild_rolls, "may_reveal": asks}
+        return
     _after_mobilization(state)
+
+
+def _reveal(
+    state: GameState, seat: Seat, cards: list[str], dice: Dice
+) -> tuple[list[int], dict[str, int]]:
+    """Reveal hand cards for a die each: owned territories get theirs at once (returned as
+    placed); the wild cards' dice are returned, to be placed where the defender chooses."""
+    wild_rolls: list[int] = []
+    placed: dict[str, int] = {}
+    for card in cards:
+        roll = dice.roll(6)
+        if card == WILD:
+            wild_rolls.append(roll)
+        else:
+            _mobilize(state, card, roll)
+            placed[card] = placed.get(card, 0) + roll
+    if state.options.reveal_once:
+        seat.revealed += cards
+    return wild_rolls, placed
 
 
 def _mobilize(state: GameState, territory: str, armies: int) -> None:
@@ -290,17 +331,27 @@ def _mobilize(state: GameState, territory: str, armies: int) -> None:
 
 
 def mobilization_cards(state: GameState) -> list[str]:
-    """The defender's hand cards it may reveal: wild cards and cards of territories it owns."""
+    """The defender's hand cards it may reveal: wild cards and cards of territories it owns
+    (with the option ``reveal_once``, not those shown before and not yet turned in)."""
     battle = state.battle
     assert battle is not None
+    seat = state.seat(battle.defender)
     owned = set(state.owned(battle.defender))
-    return [c for c in state.seat(battle.defender).risk_cards if c == WILD or c in owned]
+    shown = list(seat.revealed) if state.options.reveal_once else []
+    cards = []
+    for card in seat.risk_cards:
+        if card in shown:
+            shown.remove(card)
+        elif card == WILD or card in owned:
+            cards.append(card)
+    return cards
 
 
 def do_mobilize(state: GameState, action: Mobilize, dice: Dice, events: list[Event]) -> None:
     battle = _battle(state, MOBILIZE)
-    assert battle.mobilization is not None
-    eligible = list(mobilization_cards(state))
+    mobilization = battle.mobilization
+    assert mobilization is not None
+    eligible = list(mobilization_cards(state)) if mobilization.get("may_reveal", True) else []
     for card in action.reveal:
         if card not in eligible:
             raise IllegalAction(
@@ -308,23 +359,16 @@ def do_mobilize(state: GameState, action: Mobilize, dice: Dice, events: list[Eve
                 "from your hand, each once", field="reveal",
             )  # fmt: skip
         eligible.remove(card)
-    wilds = len(battle.mobilization["wild_rolls"]) + action.reveal.count(WILD)
+    wilds = len(mobilization["wild_rolls"]) + action.reveal.count(WILD)
     owned = set(state.owned(battle.defender))
     if len(action.wild_territories) != wilds or not set(action.wild_territories) <= owned:
         raise IllegalAction(
             "wild_territories", f"name one of your territories for each of {wilds} wild dice",
             field="wild_territories",
         )  # fmt: skip
-    rolls = list(battle.mobilization["wild_rolls"])
-    placed: dict[str, int] = {}
-    free = iter(action.wild_territories)
-    for roll in rolls:
-        territory = next(free)
-        _mobilize(state, territory, roll)
-        placed[territory] = placed.get(territory, 0) + roll
-    for card in action.reveal:
-        roll = dice.roll(6)
-        territory = next(free) if card == WILD else card
+    revealed_rolls, placed = _reveal(state, state.seat(battle.defender), list(action.reveal), dice)
+    rolls = list(mobilization["wild_rolls"]) + revealed_rolls
+    for territory, roll in zip(action.wild_territories, rolls, strict=True):
         _mobilize(state, territory, roll)
         placed[territory] = placed.get(territory, 0) + roll
     events.append({"type": "mobilized", "seat": battle.defender, "revealed": list(action.reveal),
@@ -356,8 +400,13 @@ def do_roll(state: GameState, action: Roll, dice: Dice, events: list[Event]) -> 
         _take_from_source(state, flank, action.add)
         flank.standing += action.add
         flank.commitment = max(flank.commitment, flank.standing)  # raising, never lowering
+    if action.dice and (battle.mode != NORMAL or not 1 <= action.dice <= 3):
+        raise IllegalAction(
+            "dice", "a normal attack rolls 1 to 3 dice; a committed block rolls one per army",
+            field="dice",
+        )  # fmt: skip
     for _ in range(MAX_ROLLS_PER_ACTION):
-        _roll_once(state, dice, events)
+        _roll_once(state, dice, events, action.dice)
         if not action.until_decided or state.battle is None or state.battle.stage != ROLLING:
             return
 
@@ -370,14 +419,17 @@ def defender_armies(state: GameState) -> int:
     return sum(state.ships[s].armies for s in battle.defending_ships if s in state.ships)
 
 
-def _roll_once(state: GameState, dice: Dice, events: list[Event]) -> None:
+def _roll_once(state: GameState, dice: Dice, events: list[Event], chosen: int = 0) -> None:
+    """One roll of the flank whose turn it is. A normal attack rolls the dice the attacker chose
+    (``chosen``, 0 = as many as allowed) against the defender's standing choice (RULES.md C1b)."""
     battle = state.battle
     assert battle is not None
     flank = battle.flanks[battle.next_flank]
     standing = [f for f in battle.flanks if not f.out]
     pool = defender_armies(state)
     if battle.mode == NORMAL:
-        a_dice, d_dice = min(3, flank.standing), min(2, pool)
+        a_dice = min(chosen or 3, 3, flank.standing)
+        d_dice = min(state.seat(battle.defender).defence_dice, 2, pool)
     else:  # the defender rolls one fewer than the commitment, every time
         a_dice, d_dice = flank.standing, min(max(flank.commitment - 1, 1), pool)
     bonus = battle.mode == FLANKING and len(standing) >= 2

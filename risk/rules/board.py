@@ -95,17 +95,50 @@ def check_eliminated(state: GameState, seat_id: str, by: str | None, events: lis
     seat.alive = False
     event: Event = {"type": "eliminated", "seat": seat_id, "by": by}
     if by is not None and by != seat_id:
+        # The army that beat it takes its Risk cards; its poker cards go to the person who beat
+        # it, also when that person was playing an allied army at the time (RULES.md J4).
         victor = state.seat(by)
+        turn = state.turn
+        player = turn.for_seat if turn is not None and turn.seat == by and turn.for_seat else by
         event["risk_cards"] = len(seat.risk_cards)
         event["poker_cards"] = len(seat.poker_cards)
+        event["poker_to"] = player
         victor.risk_cards += seat.risk_cards
-        victor.poker_cards += seat.poker_cards
+        state.seat(player).poker_cards += seat.poker_cards
     else:  # nobody beat it (a pirate sunk on its own attack): its cards go to the discards
         state.risk_deck.discard += seat.risk_cards
         state.poker_deck.discard += seat.poker_cards
-    seat.risk_cards, seat.poker_cards = [], []
+    seat.risk_cards, seat.poker_cards, seat.revealed = [], [], []
     seat.pot = None
+    if seat.id in state.draw_votes:
+        state.draw_votes.remove(seat.id)
     events.append(event)
+
+
+def stranded(state: GameState, seat_id: str) -> bool:
+    """A pirate (no territory) none of whose ships can land (a landing needs two armies aboard:
+    one always stays, or a committed block of two) nor fight (no other seat's ship shares an
+    ocean with one of them): nothing it could ever do would change the game (RULES.md J6)."""
+    if any(h.owner == seat_id for h in state.territories.values()):
+        return False
+    mine = state.ships_of(seat_id)
+    if not mine:
+        return False
+    if any(s.armies + sum(s.captured.values()) >= 2 for s in mine):
+        return False
+    bmap = board_map(state)
+    oceans = {bmap.ocean_of(s.station) for s in mine}
+    return not any(
+        s.owner != seat_id and bmap.ocean_of(s.station) in oceans for s in state.ships.values()
+    )
+
+
+def scuttle(state: GameState, seat_id: str, events: list[Event]) -> None:
+    """A stranded pirate is out: its ships are given up and it is eliminated (nobody beat it)."""
+    events.append({"type": "stranded", "seat": seat_id})
+    for ship in state.ships_of(seat_id):
+        sink(state, ship, "scuttled", events)
+    check_eliminated(state, seat_id, None, events)
 
 
 # --- cards --------------------------------------------------------------------------------------

@@ -149,7 +149,9 @@ def _settle(state: GameState, events: list[Event]) -> None:
         seat.pot = pots[hseat.player]
         seat.poker_cards = list(hseat.stash)  # unused stash cards go back to the stash
         state.poker_deck.discard += list(hseat.hand) + list(hseat.discards)
-    state.poker_deck.draw = list(hand.deck)
+    # Cards drawn while the hand was played (a late-comer joining) came from the reshuffled
+    # discards: they stay under what is left of the hand's deck.
+    state.poker_deck.draw = list(hand.deck) + state.poker_deck.draw
     contest.hand = None
     declarer = hand.seats[0]
     suits = set(state.seat(contest.ally).suits)

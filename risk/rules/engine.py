@@ -23,6 +23,7 @@ from risk.rules.actions import (
     Arrange,
     Attack,
     Challenge,
+    Concede,
     Cruise,
     Discard,
     Disembark,
@@ -41,16 +42,20 @@ from risk.rules.actions import (
     PlaceFactory,
     PlaceShip,
     Poker,
+    Prefer,
     Prize,
     Retreat,
     Roll,
     Sail,
     Transfer,
     TurnIn,
+    VoteDraw,
 )
 from risk.rules.board import Event as EventDict
 from risk.rules.events import Event
 from risk.rules.state import (
+    AI,
+    ASK,
     CAMPAIGN,
     END,
     JOIN,
@@ -59,10 +64,12 @@ from risk.rules.state import (
     PLAYER,
     PRIZES,
     REINFORCE,
+    REVEAL_ALL,
     ROLLING,
     WILD,
     WON,
     GameState,
+    Seat,
     clone,
 )
 
@@ -102,11 +109,25 @@ def pending_decisions(state: GameState) -> list[Decision]:
     battle, turn = state.battle, state.turn
     assert turn is not None
     if battle is not None and battle.stage in (MOBILIZE, JOIN):
-        defender = state.seat(battle.defender)
         kind = "mobilize" if battle.stage == MOBILIZE else "join_defence"
-        return [Decision(defender.actor, defender.id, kind)]
+        return [Decision(defending_actor(state, battle.defender), battle.defender, kind)]
     kind = f"battle:{battle.stage}" if battle is not None else turn.phase
     return [Decision(turn.controller, turn.seat, kind)]
+
+
+def defending_actor(state: GameState, seat_id: str) -> str:
+    """Who takes an attacked seat's choices (its mobilization, its ships joining a naval battle).
+
+    A player decides for itself. For an allied army, "the player rolling the defending dice in
+    the case of an allied army" does: the next player in turn order after the attacking person
+    (RULES.md M4); with the option ``ally_defender="ai"``, or with no such player, its AI.
+    """
+    seat = state.seat(seat_id)
+    if seat.kind == PLAYER or state.options.ally_defender == AI or state.turn is None:
+        return seat.actor
+    attacker = state.turn.for_seat or state.turn.seat
+    person = turns.next_player_after(state, attacker)
+    return person.actor if person is not None else seat.actor
 
 
 def _contest_decisions(state: GameState) -> list[Decision]:
@@ -207,13 +228,13 @@ def _end_turn(state: GameState, action: EndTurn, dice: Dice, events: list[EventD
         turns.advance(state, turn.for_seat or turn.seat, events)
 
 
-def _leave(state: GameState, action: Leave, dice: Dice, events: list[EventDict]) -> None:
-    seat = board.actor_seat(state, action.player)
-    if seat.kind != PLAYER or not seat.alive:
-        raise IllegalAction("not-playing", f"{action.player} plays no live army", field="player")
+def _leave(state: GameState, action: Leave | Concede, dice: Dice, events: list[EventDict]) -> None:
+    """Leaving, or conceding (RULES.md J2, J7): the army becomes an allied army either way."""
+    seat = _live_player(state, action.player)
     was_setting_up = state.turn is None and state.contest is None
     unarranged = not seat.set_up
-    cut_short = turns.leave(state, seat, events)
+    how = "conceded" if isinstance(action, Concede) else "left"
+    cut_short = turns.leave(state, seat, events, how=how)
     contest.answers_in(state, events)  # the leaver may have been the last one asked
     if unarranged:  # RULES.md J2: set up as an allied army is, its factory at random
         owned = sorted(state.owned(seat.id))
@@ -225,6 +246,39 @@ def _leave(state: GameState, action: Leave, dice: Dice, events: list[EventDict])
         turns.advance(state, state.turn.seat, events)
     elif was_setting_up:
         seat.set_up = True
+
+
+def _live_player(state: GameState, player: str) -> Seat:
+    seat = board.actor_seat(state, player)
+    if seat.kind != PLAYER or not seat.alive:
+        raise IllegalAction("not-playing", f"{player} plays no live army", field="player")
+    return seat
+
+
+def _vote_draw(state: GameState, action: VoteDraw, dice: Dice, events: list[EventDict]) -> None:
+    """RULES.md J8: a draw when every player agrees; a refusal declines the offer for all."""
+    seat = _live_player(state, action.player)
+    if action.agree and seat.id not in state.draw_votes:
+        state.draw_votes.append(seat.id)
+    elif not action.agree:
+        state.draw_votes = []
+    events.append({"type": "draw_vote", "seat": seat.id, "agree": action.agree,
+                   "votes": list(state.draw_votes)})  # fmt: skip
+
+
+def _prefer(state: GameState, action: Prefer, dice: Dice, events: list[EventDict]) -> None:
+    """A player's standing preferences (RULES.md C1b, M3); public like the rest of the seat."""
+    seat = _live_player(state, action.player)
+    if action.defence_dice is not None:
+        if action.defence_dice not in (1, 2):
+            raise IllegalAction("defence_dice", "defend with 1 or 2 dice", field="defence_dice")
+        seat.defence_dice = action.defence_dice
+    if action.reveal is not None:
+        if action.reveal not in (ASK, REVEAL_ALL):
+            raise IllegalAction("reveal", f"reveal is {ASK!r} or {REVEAL_ALL!r}", field="reveal")
+        seat.reveal = action.reveal
+    events.append({"type": "preferences", "seat": seat.id, "defence_dice": seat.defence_dice,
+                   "reveal": seat.reveal})  # fmt: skip
 
 
 def _join(state: GameState, action: Join, dice: Dice, events: list[EventDict]) -> None:
@@ -279,6 +333,9 @@ _HANDLERS: dict[type[Action], Handler] = {
     Poker: _poker,
     Join: _join,
     Leave: _leave,
+    Concede: _leave,
+    VoteDraw: _vote_draw,
+    Prefer: _prefer,
 }
 
 
@@ -294,9 +351,15 @@ def legal_actions(state: GameState, player: str) -> list[ActionSpec]:
         if decision.player == player:
             specs += _specs_for(state, decision)
     seat = state.seat_of_actor(player)
-    if seat is not None and seat.kind == PLAYER and seat.alive and _may_leave(state, seat.id):
-        specs.append(ActionSpec("leave"))
-    if (seat is None or not seat.alive) and state.turn is not None:
+    if seat is not None and seat.kind == PLAYER and seat.alive:
+        if _may_leave(state, seat.id):
+            specs += [ActionSpec("leave"), ActionSpec("concede")]
+        specs.append(ActionSpec("vote_draw", {"agree": [True, False],
+                                              "votes": list(state.draw_votes)}))  # fmt: skip
+        specs.append(ActionSpec("prefer", {"defence_dice": [1, 2], "reveal": [ASK, REVEAL_ALL],
+                                           "now": {"defence_dice": seat.defence_dice,
+                                                   "reveal": seat.reveal}}))  # fmt: skip
+    if (seat is None or not seat.alive) and (state.turn is not None or state.contest is not None):
         allies = [s.id for s in board.live_allies(state) if not turns._busy(state, s.id)]
         if allies:
             specs.append(ActionSpec("join", {"allies": allies}))
@@ -322,9 +385,12 @@ def _specs_for(state: GameState, decision: Decision) -> list[ActionSpec]:
     if kind == "mobilize":
         battle = state.battle
         assert battle is not None and battle.mobilization is not None
-        return [ActionSpec("mobilize", {"cards": battles.mobilization_cards(state),
-                                        "wild_dice": len(battle.mobilization["wild_rolls"]),
-                                        "territories": state.owned(decision.seat)})]  # fmt: skip
+        may_reveal = battle.mobilization.get("may_reveal", True)
+        return [ActionSpec("mobilize", {
+            "cards": battles.mobilization_cards(state) if may_reveal else [],
+            "wild_dice": len(battle.mobilization["wild_rolls"]),
+            "territories": state.owned(decision.seat),
+        })]  # fmt: skip
     if kind == "join_defence":
         return [ActionSpec("join_defence", {"ships": battles.join_candidates(state)})]
     if kind.startswith("battle:"):

@@ -43,6 +43,17 @@ MOBILIZE, JOIN, ROLLING, WON, PRIZES = "mobilize", "join", "rolling", "won", "pr
 
 # Win conditions (design.md section 5: last player standing by default).
 LAST_STANDING, DOMINATION, ROUND_LIMIT = "last-standing", "domination", "round-limit"
+WIN_CONDITIONS = (LAST_STANDING, DOMINATION, ROUND_LIMIT)
+
+# Who decides for an attacked allied army (RULES.md M4): the next player after the attacker, or
+# the army's own AI.
+NEXT_PLAYER, AI = "next", "ai"
+# Who draws Risk cards when a player takes territory with an allied army (RULES.md A8): the ally
+# draws its own card and the declarer the additional ones, or the declarer only.
+ALLY_OWN, DECLARER_ONLY = "own", "declarer"
+# A seat's standing answer to its mobilization bonus (RULES.md M3): asked each time, or every
+# eligible hand card revealed at once.
+ASK, REVEAL_ALL = "ask", "reveal-all"
 
 COLOURS = ("red", "blue", "green", "yellow", "black", "pink", "grey", "orange", "purple", "brown")
 
@@ -56,6 +67,16 @@ class Options:
     red_queens_high: bool = True
     reveal_needs_cut: bool = False  # hand cards add mobilization dice only when the cut hit
     map: str = "classic"
+    ally_defender: str = NEXT_PLAYER  # who decides for an attacked allied army
+    ally_cards: str = ALLY_OWN  # an allied conquest: the ally draws its own Risk card too
+    reveal_once: bool = False  # a revealed mobilization card is shown again only after turn-in
+
+    def __post_init__(self) -> None:
+        choices = {"win": WIN_CONDITIONS, "ally_defender": (NEXT_PLAYER, AI),
+                   "ally_cards": (ALLY_OWN, DECLARER_ONLY)}  # fmt: skip
+        for name, allowed in choices.items():
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name}: one of {', '.join(allowed)}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -79,6 +100,11 @@ class Seat:
     pot: int | None = None  # betting pot counted out for poker, None when not counted
     alive: bool = True
     set_up: bool = True  # False until a player has arranged their starting armies
+    # Standing preferences (public, so whether the game waits on the seat never depends on its
+    # hidden cards): dice it defends a normal attack with, and its answer to a mobilization.
+    defence_dice: int = 2
+    reveal: str = ASK
+    revealed: list[str] = field(default_factory=list)  # shown for mobilization, not turned in
 
     @property
     def actor(self) -> str:
@@ -204,6 +230,7 @@ class GameState:
     ranking: list[str] = field(default_factory=list)
     created: dict[str, int] = field(default_factory=dict)  # army ledger: armies made, by source
     lost: dict[str, int] = field(default_factory=dict)  # armies destroyed, by cause
+    draw_votes: list[str] = field(default_factory=list)  # players agreeing to end in a draw
     version: int = SCHEMA_VERSION
 
     # --- lookups (the engine's vocabulary) ---------------------------------------------------
@@ -244,7 +271,7 @@ def clone(state: GameState) -> GameState:
         state,
         seats=[
             replace(s, suits=list(s.suits), risk_cards=list(s.risk_cards),
-                    poker_cards=list(s.poker_cards))
+                    poker_cards=list(s.poker_cards), revealed=list(s.revealed))
             for s in state.seats
         ],
         territories={
@@ -266,6 +293,7 @@ def clone(state: GameState) -> GameState:
         ),
         contest=None if contest is None else replace(contest, answers=dict(contest.answers)),
         ranking=list(state.ranking),
+        draw_votes=list(state.draw_votes),
         created=dict(state.created),
         lost=dict(state.lost),
     )  # fmt: skip

@@ -27,8 +27,8 @@ from risk.rules.board import Event
 from risk.rules.state import (
     AI_PREFIX,
     ALLIED,
+    ALLY_OWN,
     CAMPAIGN,
-    DOMINATION,
     END,
     PLAYER,
     REINFORCE,
@@ -49,8 +49,16 @@ def start_turn(
     state: GameState, seat_id: str, controller: str, events: list[Event], *,
     for_seat: str | None = None,
 ) -> None:  # fmt: skip
-    """Reinforcements (territories / 3 or the pot, continents, factories) and fresh ships."""
+    """Reinforcements (territories / 3 or the pot, continents, factories) and fresh ships.
+
+    A pirate whose ships can neither land nor fight is out instead (RULES.md J6), and the turn
+    passes on: nothing it could ever do would change the game.
+    """
     seat = state.seat(seat_id)
+    if board.stranded(state, seat_id):
+        board.scuttle(state, seat_id, events)
+        advance(state, for_seat or seat_id, events)
+        return
     state.turn_number += 1
     state.turn = Turn(seat=seat_id, controller=controller, for_seat=for_seat)
     for ship in state.ships.values():
@@ -128,6 +136,9 @@ def do_turn_in(state: GameState, action: TurnIn, dice: Dice, events: list[Event]
     except KeyError as error:
         raise IllegalAction("card-set", f"no such card {error}", field="cards") from error
     seat.risk_cards = [c.territory if c.territory is not None else WILD for c in result.hand]
+    for card in action.cards:  # a card turned in may be revealed again once drawn (RULES.md M6)
+        if card in seat.revealed:
+            seat.revealed.remove(card)
     state.risk_deck.discard += list(action.cards)
     turn.to_place += result.armies
     turn.factories_to_place += result.factories
@@ -182,9 +193,14 @@ def do_end_campaign(state: GameState, dice: Dice, events: list[Event]) -> None:
     turn.phase = END
     seat = state.seat(turn.seat)
     if turn.took_territory:
-        # An allied army's conquest gives its player the extra cards (RULES.md: allied cards).
-        taker = state.seat(turn.for_seat) if turn.for_seat else seat
-        events.append(board.give_cards(state, taker, 1, 1, dice))
+        # An allied army's conquest gives its player the additional cards and, unless the option
+        # says the declarer alone draws, the ally its own Risk card (RULES.md A8).
+        if turn.for_seat is None:
+            events.append(board.give_cards(state, seat, 1, 1, dice))
+        else:
+            if state.options.ally_cards == ALLY_OWN:
+                events.append(board.give_cards(state, seat, 1, 0, dice))
+            events.append(board.give_cards(state, state.seat(turn.for_seat), 1, 1, dice))
     converted = 0
     for holding in state.territories.values():
         if holding.owner == seat.id and holding.captured:
@@ -302,10 +318,7 @@ def advance(state: GameState, after: str, events: list[Event]) -> None:
         return
     # Every seat keeps its place in the order, so a player who just left (now an allied army)
     # still marks where the turn passes from; only players' seats take turns.
-    seats = list(state.seats)
-    ids = [s.id for s in seats]
-    first = ids.index(state.first_seat) if state.first_seat in ids else 0
-    order = seats[first:] + seats[:first]
+    order = turn_order(state)
     position = next((i for i, s in enumerate(order) if s.id == after), len(order) - 1)
     for step in range(1, len(order) + 1):
         index = (position + step) % len(order)
@@ -322,18 +335,40 @@ def advance(state: GameState, after: str, events: list[Event]) -> None:
     end_game(state, None, "no-players", events)
 
 
+def turn_order(state: GameState) -> list[Seat]:
+    """Every seat, from the first player round the table (seats keep their places)."""
+    ids = [s.id for s in state.seats]
+    first = ids.index(state.first_seat) if state.first_seat in ids else 0
+    return state.seats[first:] + state.seats[:first]
+
+
+def next_player_after(state: GameState, seat_id: str) -> Seat | None:
+    """The next live player in turn order after ``seat_id`` (not that seat itself)."""
+    order = turn_order(state)
+    position = next((i for i, s in enumerate(order) if s.id == seat_id), len(order) - 1)
+    for step in range(1, len(order)):
+        candidate = order[(position + step) % len(order)]
+        if candidate.kind == PLAYER and candidate.alive and candidate.player is not None:
+            return candidate
+    return None
+
+
 def finish_if_over(state: GameState, events: list[Event]) -> bool:
+    """The game ends with one player left, one player holding every territory (RULES.md J5),
+    or every player agreeing to a draw (J8)."""
     if state.over:
         return True
     players = board.active_players(state)
     if len(players) <= 1:
         end_game(state, players[0].id if players else None, "last-standing", events)
         return True
-    if state.options.win == DOMINATION:
-        owners = {h.owner for h in state.territories.values()}
-        if len(owners) == 1:
-            end_game(state, owners.pop(), "domination", events)
-            return True
+    owners = {h.owner for h in state.territories.values()}
+    if len(owners) == 1 and state.seat(next(iter(owners))).kind == PLAYER:
+        end_game(state, owners.pop(), "domination", events)
+        return True
+    if {p.id for p in players} <= set(state.draw_votes):
+        end_game(state, None, "draw", events)
+        return True
     return False
 
 
@@ -369,7 +404,7 @@ def do_join(state: GameState, action: Join, dice: Dice, events: list[Event]) -> 
         raise IllegalAction("player", f"{action.player!r} cannot join as a person", field="player")
     if current is not None and current.alive:
         raise IllegalAction("already-playing", f"{action.player} already plays {current.id}")
-    if state.turn is None:
+    if state.turn is None and state.contest is None:
         raise IllegalAction("setting-up", "join once the set-up is over")
     ally = next((s for s in board.live_allies(state) if s.id == action.ally), None)
     if ally is None:
@@ -377,8 +412,9 @@ def do_join(state: GameState, action: Join, dice: Dice, events: list[Event]) -> 
         raise IllegalAction("ally", f"no live allied army {action.ally!r}; live: {live}",
                             field="ally")  # fmt: skip
     if _busy(state, ally.id):
-        raise IllegalAction("ally-busy", f"{ally.id} is in play right now; join after this turn",
-                            field="ally")  # fmt: skip
+        when = "its turn" if state.contest is None else "the declaration"
+        raise IllegalAction("ally-busy", f"{ally.id} is in play right now; join another allied "
+                            f"army, or this one after {when}", field="ally")  # fmt: skip
     if current is not None:
         current.player = None  # the eliminated seat keeps its id; the person moves on
     ally.kind, ally.player = PLAYER, action.player
@@ -387,15 +423,18 @@ def do_join(state: GameState, action: Join, dice: Dice, events: list[Event]) -> 
     events.append(board.give_cards(state, ally, 2, 1, dice))
 
 
-def leave(state: GameState, seat: Seat, events: list[Event]) -> bool:
-    """The seat becomes an allied army (its poker cards stay). True if its turn was cut short."""
+def leave(state: GameState, seat: Seat, events: list[Event], *, how: str = "left") -> bool:
+    """The seat becomes an allied army (its poker cards stay). True if its turn was cut short.
+    ``how`` is the event: ``left``, or ``conceded`` for a player giving the game up."""
     refusal = leave_refusal(state, seat)
     if refusal is not None:
         raise IllegalAction("busy", refusal)
     person = seat.player
     seat.kind, seat.player, seat.set_up = ALLIED, None, True
+    if seat.id in state.draw_votes:
+        state.draw_votes.remove(seat.id)
     deal_suits(state)
-    events.append({"type": "left", "player": person, "seat": seat.id})
+    events.append({"type": how, "player": person, "seat": seat.id})
     return state.turn is not None and state.turn.seat == seat.id
 
 

@@ -118,5 +118,16 @@ def refused(state: GameState, action: Action, *rolls: int) -> IllegalAction:
     return caught.value
 
 
+#: Actions open to a seated player at any time (not decisions the game waits for).
+ANYTIME = ("leave", "concede", "vote_draw", "prefer", "join")
+
+
+def decision_specs(state: GameState, player: str) -> list:
+    """``legal_actions`` without the actions a player may take at any time."""
+    from risk.rules import legal_actions
+
+    return [spec for spec in legal_actions(state, player) if spec.type not in ANYTIME]
+
+
 def of_type(events: list[Event], kind: str) -> list[Event]:
     return [e for e in events if e["type"] == kind]

@@ -38,7 +38,7 @@ def test_fields_with_defaults_may_be_left_out() -> None:
           "flanks": [["Brazil", "two"]]}, "flanks[0][1]", "whole number"),
         ({"type": "attack", "player": "a", "target": "Peru", "mode": "normal",
           "flanks": "Brazil"}, "flanks", "must be a list"),
-        ({"type": "roll", "player": "a", "dice": 3}, "dice", "not a field"),
+        ({"type": "roll", "player": "a", "sides": 3}, "sides", "not a field"),
         ({"type": "challenge", "player": "a", "contest": "yes"}, "contest", "true or false"),
     ],
 )  # fmt: skip

@@ -24,7 +24,7 @@ from risk.rules.actions import (
     Transfer,
 )
 from risk.rules.engine import Decision
-from risk.rules.state import END, GameState
+from risk.rules.state import END, GameState, Options
 from tests.risk.builders import act, make_state, of_type, refused
 
 ALICE = ["Eastern Australia", "Western Australia", "New Guinea", "Indonesia"]  # 3 + Australia 2
@@ -168,16 +168,15 @@ def test_only_a_live_allied_army_may_be_declared():
     assert refused(state, EndTurn("alice", ally="green")).code == "ally"
 
 
-def test_taking_territory_with_the_ally_gives_the_declarer_a_card_of_each_kind():
-    """'If a player takes territory using an allied army, they get an additional Risk card and
-    poker card for themself.' (RULES.md: the allied army draws nothing.) Green takes Siam from
-    bob: 6 5 4 v 3."""
+def _ally_takes_siam(options: Options | None = None) -> GameState:
+    """Alice plays green, which takes Siam from bob (6 5 4 v 3), up to the end of its campaign."""
     state = make_state(
         allies=("green",),
         territories={"Indonesia": ("green", 4), "Siam": ("bob", 1), "Iceland": ("alice", 1)},
         rest="bob",
         poker_hands={"alice": ("Ah",)},
         phase=END,
+        options=options,
     )
     state = declared(state)
     state, _ = act(state, Place("alice", "Indonesia", 3))
@@ -186,6 +185,28 @@ def test_taking_territory_with_the_ally_gives_the_declarer_a_card_of_each_kind()
     state, _ = act(state, Roll("alice"), 6, 5, 4, 3)
     state, _ = act(state, MoveIn("alice", 3))
     assert state.territories["Siam"].owner == "green"
+    return state
+
+
+def test_taking_territory_with_the_ally_draws_the_allys_card_and_the_declarers_extra_ones():
+    """'An allied army gets all of the same army bonuses as a player' and 'If a player takes
+    territory using an allied army, they get an additional Risk card and poker card for
+    themself' (RULES.md A8): green draws its own Risk card (the top one), then alice the
+    additional Risk card and poker card."""
+    state = _ally_takes_siam()
+    first, second = state.risk_deck.draw[:2]
+    poker_top = state.poker_deck.draw[0]
+    state, events = act(state, EndCampaign("alice"))
+    assert [e["seat"] for e in of_type(events, "cards_drawn")] == ["green", "alice"]
+    assert (state.seat("green").risk_cards, state.seat("green").poker_cards) == ([first], [])
+    assert state.seat("alice").risk_cards == [second]
+    assert state.seat("alice").poker_cards == ["Ah", poker_top]
+
+
+def test_with_the_declarer_only_option_the_ally_draws_nothing():
+    """Option ``ally_cards="declarer"`` (RULES.md A8, the earlier reading: the cards of 'End of
+    Player Turn' are a player's): only alice draws, a card of each kind."""
+    state = _ally_takes_siam(Options(ally_cards="declarer"))
     risk_top, poker_top = state.risk_deck.draw[0], state.poker_deck.draw[0]
     state, events = act(state, EndCampaign("alice"))
     assert of_type(events, "cards_drawn")[0]["seat"] == "alice"

@@ -88,7 +88,8 @@ def test_wild_cut_gives_a_die_placed_at_the_defenders_choice():
     state = _state(mobilized=False, risk_draw=["Egypt", "wild"])
     state, events = act(state, _normal(), 2, 5)
     assert state.battle.stage == MOBILIZE
-    assert state.battle.mobilization == {"cut": "wild", "wild_rolls": [5]}
+    # bob holds no card (a public count): he is asked only where the die goes (RULES.md M3)
+    assert state.battle.mobilization == {"cut": "wild", "wild_rolls": [5], "may_reveal": False}
     assert pending_decisions(state) == [Decision("bob", "bob", "mobilize")]
     assert _refused(state, Roll("alice")) == "not-your-turn"
     assert _refused(state, Mobilize("bob", wild_territories=("Alaska",))) == "wild_territories"
@@ -148,19 +149,50 @@ def test_second_attack_on_the_same_player_gets_no_cut():
 
 def test_allied_army_gets_the_mobilization_bonus_too():
     """'The card-cutting bonus goes for allied armies as well ... (by the player rolling the
-    defending dice in the case of an allied army)': ally-1's wild die waits for ally-1's
-    decision (the AI or player speaking for the seat id)."""
+    defending dice in the case of an allied army)': ally-1's wild die is placed by bob, the next
+    player after alice, the attacker (RULES.md M4), not by the ally's AI nor by alice."""
     state = _state(mobilized=False, risk_draw=["Peru", "wild"])
     state.territories["Kamchatka"].owner = "ally-1"
     state, events = act(state, _normal(3), 2, 4)
     assert of_type(events, "cut")[0] == {"type": "cut", "seat": "ally-1", "card": "wild",
                                          "armies": None}  # fmt: skip
-    ai = state.seat("ally-1").actor  # whoever speaks for the allied seat
-    assert pending_decisions(state) == [Decision(ai, "ally-1", "mobilize")]
-    assert _refused(state, Mobilize("bob", wild_territories=("Kamchatka",))) == "not-your-turn"
+    assert pending_decisions(state) == [Decision("bob", "ally-1", "mobilize")]
+    assert _refused(state, Mobilize("ai:ally-1", wild_territories=("Kamchatka",))) == (
+        "not-your-turn"
+    )
     assert _refused(state, Mobilize("alice", wild_territories=("Kamchatka",))) == "not-your-turn"
-    state, _ = act(state, Mobilize(ai, wild_territories=("Kamchatka",)))
+    state, _ = act(state, Mobilize("bob", wild_territories=("Kamchatka",)))
     assert state.territories["Kamchatka"].armies == 6
+
+
+def test_allied_army_defended_by_its_ai_with_the_option():
+    """Option ``ally_defender="ai"`` (RULES.md M4, the earlier reading): the allied army's own
+    AI, speaking as ``ai:ally-1``, places the wild die."""
+    state = _state(mobilized=False, risk_draw=["Peru", "wild"])
+    state.options = Options(ally_defender="ai")
+    state.territories["Kamchatka"].owner = "ally-1"
+    state, _ = act(state, _normal(3), 2, 4)
+    assert pending_decisions(state) == [Decision("ai:ally-1", "ally-1", "mobilize")]
+    state, _ = act(state, Mobilize("ai:ally-1", wild_territories=("Kamchatka",)))
+    assert state.territories["Kamchatka"].armies == 6
+
+
+def test_allied_army_reveals_every_eligible_card_in_public():
+    """'optionally reveal one or more cards from their hand showing owned territories' — an
+    allied army has no reason to hold back (the cards stay in its hand), so it reveals every
+    eligible card at once, in public (RULES.md M3): nobody has to see its hand to decide. The
+    cut misses (Peru, bob's); ally-1 holds Kamchatka (its own: a die of 3 there) and Japan
+    (alice's: not eligible). No wild die: the battle opens at once."""
+    state = _state(mobilized=False, risk_draw=["Peru", "Iceland"],
+                   risk_hands={"ally-1": ["Kamchatka", "Japan"]})  # fmt: skip
+    state.territories["Kamchatka"].owner = "ally-1"
+    state, events = act(state, _normal(3), 1, 3)
+    assert of_type(events, "revealed") == [
+        {"type": "revealed", "seat": "ally-1", "cards": ["Kamchatka"], "placed": {"Kamchatka": 3},
+         "wild_rolls": []}
+    ]  # fmt: skip
+    assert state.territories["Kamchatka"].armies == 5
+    assert state.battle.stage == ROLLING
 
 
 # --- normal attacks ------------------------------------------------------------------------------

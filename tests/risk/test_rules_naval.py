@@ -8,7 +8,7 @@ defeat the defeated ship's die is rolled, then the other side's. The defender (b
 
 from __future__ import annotations
 
-from risk.rules import legal_actions, pending_decisions
+from risk.rules import pending_decisions
 from risk.rules.actions import (
     Cruise,
     Embark,
@@ -21,7 +21,7 @@ from risk.rules.actions import (
 )
 from risk.rules.engine import ActionSpec, Decision
 from risk.rules.state import JOIN, PRIZES, ROLLING, GameState
-from tests.risk.builders import act, make_state, of_type, refused
+from tests.risk.builders import act, decision_specs, make_state, of_type, refused
 
 
 def sea(*, cut: bool = False, **ships: tuple[str, str, int]) -> GameState:
@@ -80,7 +80,7 @@ def test_defender_may_send_in_unattacked_ships_of_the_same_ocean():
     state, _ = act(state, NavalAttack("alice", ("A1",), "B1", "normal"))
     assert state.battle.stage == JOIN
     assert pending_decisions(state) == [Decision("bob", "bob", "join_defence")]
-    assert legal_actions(state, "bob") == [ActionSpec("join_defence", {"ships": ["B2"]})]
+    assert decision_specs(state, "bob") == [ActionSpec("join_defence", {"ships": ["B2"]})]
     assert refused(state, Roll("alice"), 6, 6, 6, 1, 1).code == "not-your-turn"
     error = refused(state, JoinDefence("bob", ("B3",)))
     assert (error.code, error.field) == ("ships", "ships")
@@ -292,7 +292,7 @@ def test_emptied_enemy_ship_is_a_prize_to_board_or_sink():
     state = _emptied()
     assert (state.battle.stage, state.battle.prizes) == (PRIZES, ["B1"])
     assert pending_decisions(state) == [Decision("alice", "alice", "battle:prizes")]
-    assert legal_actions(state, "alice") == [
+    assert decision_specs(state, "alice") == [
         ActionSpec("prize", {"ships": ["B1"], "boarders": ["A1"]})
     ]
 

@@ -215,8 +215,9 @@ def test_a_pirate_whose_last_ship_is_defeated_at_sea_is_out():
     state, _ = act(state, Roll("bob"), 6, 5, 4, 3)
     state, events = act(state, Prize("bob", "A1"))
     assert of_type(events, "eliminated") == [
-        {"type": "eliminated", "seat": "alice", "by": "bob", "risk_cards": 2, "poker_cards": 1}
-    ]
+        {"type": "eliminated", "seat": "alice", "by": "bob", "risk_cards": 2, "poker_cards": 1,
+         "poker_to": "bob"}
+    ]  # fmt: skip
     assert state.seat("bob").risk_cards == ["Peru", "wild"]
     assert state.seat("bob").poker_cards == ["Ah"]
     assert pending_decisions(state) == [Decision("bob", "bob", CAMPAIGN)]

@@ -244,12 +244,35 @@ def test_world_domination_option_wins_with_every_territory():
     assert state.seat("carol").alive
 
 
-def test_without_the_domination_option_a_pirate_plays_on():
-    """design.md: 'last player standing by default': the same conquest, carol's ship still
-    afloat, the game goes on."""
+def test_holding_every_territory_wins_although_a_pirate_sails_on():
+    """RULES.md J5: under 'last player standing' (the default) too, a player holding every
+    territory wins, since pirates at sea cannot hold land ('If a pirate makes a successful
+    landing and captures one or more territories' is the only way back, and there is no
+    territory left that is not alice's). Before this reading a game could go on forever."""
     state, events = _conquer_kamchatka(_world())
-    assert not state.over
-    assert of_type(events, "game_over") == []
+    assert state.over and state.winner == "alice"
+    assert of_type(events, "game_over")[0]["how"] == "domination"
+    assert state.seat("carol").alive
+
+
+def test_an_allied_army_holding_every_territory_ends_nothing():
+    """RULES.md J5: only a player wins by holding every territory; an allied army that holds
+    them all may still be fought by the pirates alice and carol (ships of 2 can land)."""
+    state = make_state(
+        players=("alice", "bob", "carol"),
+        allies=("green",),
+        rest="green",
+        territories={"Kamchatka": ("bob", 1), "Alaska": ("green", 10)},
+        ships={"S1": ("alice", "Pacific:Japan", 2), "S2": ("carol", "Atlantic:Iceland", 2)},
+        turn="green",
+    )
+    state.turn.attacked.append("bob")
+    attack = Attack("ai:green", "Kamchatka", "normal", (("Alaska", 3),))
+    state, _ = act(state, attack)
+    state, _ = act(state, Roll("ai:green"), 6, 5, 4, 1)
+    state, events = act(state, MoveIn("ai:green", 3))
+    assert not state.over and of_type(events, "game_over") == []
+    assert not state.seat("bob").alive
 
 
 def _last_round(round_number: int) -> GameState:

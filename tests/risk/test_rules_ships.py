@@ -34,9 +34,14 @@ def cruising(state: GameState, ship: str, *rolls: int) -> GameState:
 
 
 def fleet(*ships: tuple[str, str, int], **territories: tuple[str, int]) -> GameState:
-    """Alice's turn, in her campaign, with ``ships`` = (id, station, armies) all hers."""
+    """Alice's turn, in her campaign, with ``ships`` = (id, station, armies) all hers. Alice
+    holds landlocked Ural (1) as well, so bob does not hold every territory (which would end the
+    game, RULES.md J5)."""
     return make_state(
-        territories={k.replace("_", " "): v for k, v in territories.items()},
+        territories={
+            "Ural": ("alice", 1),
+            **{k.replace("_", " "): v for k, v in territories.items()},
+        },
         ships={ship_id: ("alice", station, armies) for ship_id, station, armies in ships},
     )
 

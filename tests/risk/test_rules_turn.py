@@ -104,7 +104,12 @@ def test_territory_bonus_minimum_three_for_two_territories():
 def test_pirate_gets_no_territory_bonus():
     """'If all of a player's land armies are destroyed, but they still have ships at sea ...
     They cannot reinforce however': no territory, no bonus (not even the minimum of three)."""
-    state, started = _alice_starts(ships={"S1": ("alice", "Pacific:Japan", 3)})
+    state, started = _alice_starts(
+        ships={"S1": ("alice", "Pacific:Japan", 3)},
+        allies=("green",),
+        territories={"Iceland": ("green", 2)},
+        rest="bob",
+    )
     assert started["reinforcements"] == 0
     assert state.turn.to_place == 0
 
