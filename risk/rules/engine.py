@@ -16,6 +16,7 @@ from combat.cards import all_sets
 from combat.dice import Dice, SeededDice
 from combat.poker import allowed as poker_allowed
 from combat.poker import to_act
+from combat.poker.draw import HAND_SIZE, HandState
 from risk.rules import battles, board, contest, setup, ships, turns
 from risk.rules.actions import (
     Action,
@@ -57,7 +58,9 @@ from risk.rules.state import (
     AI,
     ASK,
     CAMPAIGN,
+    COMMITTED,
     END,
+    FLANKING,
     JOIN,
     MOBILIZE,
     NORMAL,
@@ -381,7 +384,7 @@ def _specs_for(state: GameState, decision: Decision) -> list[ActionSpec]:
     if kind == "poker":
         c = state.contest
         assert c is not None and c.hand is not None
-        return [ActionSpec("poker", {"moves": list(poker_allowed(c.hand, decision.seat))})]
+        return [poker_spec(c.hand, decision.seat)]
     if kind == "mobilize":
         battle = state.battle
         assert battle is not None and battle.mobilization is not None
@@ -403,6 +406,7 @@ def _arrange_spec(state: GameState, seat_id: str) -> ActionSpec:
     return ActionSpec("arrange", {
         "territories": owned,
         "armies": sum(state.territories[t].armies for t in owned),
+        "min_each": 1,
         "ship_stations": board.coastal_stations(state, owned) if state.ships_of(seat_id) else [],
     })  # fmt: skip
 
@@ -413,7 +417,9 @@ def _battle_specs(state: GameState) -> list[ActionSpec]:
     if battle.stage == ROLLING:
         flank = battle.flanks[battle.next_flank]
         reserve = 0 if battle.mode == NORMAL else battles._reserve(state, flank)
-        specs = [ActionSpec("roll", {"max_add": reserve, "flank": battle.next_flank})]
+        dice = list(range(1, min(3, flank.standing) + 1)) if battle.mode == NORMAL else []
+        specs = [ActionSpec("roll", {"max_add": reserve, "flank": battle.next_flank,
+                                     "dice": dice})]  # fmt: skip
         if battle.mode == NORMAL:
             specs.append(ActionSpec("retreat"))
         return specs
@@ -440,9 +446,13 @@ def _turn_specs(state: GameState) -> list[ActionSpec]:
         hand = [board.card_of(state, c) for c in seat.risk_cards]
         sets = [[c.territory or WILD for c in s] for s in all_sets(hand)]
         if sets and owned:
-            specs.append(ActionSpec("turn_in", {"sets": sets, "rewards": list(turns.REWARDS)}))
+            coast = board.coastal_stations(state, owned)
+            rewards = [r for r in turns.REWARDS if r != "ship" or coast]  # RULES.md R6
+            specs.append(ActionSpec("turn_in", {"sets": sets, "rewards": rewards}))
         if turn.to_place:
-            specs.append(ActionSpec("place", {"territories": owned, "max": turn.to_place}))
+            specs.append(
+                ActionSpec("place", {"territories": owned, "min": 1, "max": turn.to_place})
+            )
         if turn.ships_to_place:
             specs.append(
                 ActionSpec("place_ship", {"stations": board.coastal_stations(state, owned)})
@@ -458,11 +468,12 @@ def _turn_specs(state: GameState) -> list[ActionSpec]:
     if turn.factories_to_place:
         specs.append(ActionSpec("place_factory", {"territories": turns.factory_sites(state)}))
     if len(holder.poker_cards) > board.POKER_LIMIT:
-        specs.append(ActionSpec("discard", {"count": len(holder.poker_cards) - board.POKER_LIMIT}))
+        specs.append(ActionSpec("discard", {"count": len(holder.poker_cards) - board.POKER_LIMIT,
+                                            "cards": list(holder.poker_cards)}))  # fmt: skip
     if not turn.transferred:
-        sources = [t for t in owned if state.territories[t].armies > 1]
-        if sources:
-            specs.append(ActionSpec("transfer", {"sources": sources}))
+        transfer = _transfer_spec(state, owned)
+        if transfer is not None:
+            specs.append(transfer)
     if not turn.factories_to_place and len(holder.poker_cards) <= board.POKER_LIMIT:
         own_turn = turn.for_seat is None and seat.kind == PLAYER
         allies = [s.id for s in board.live_allies(state)] if own_turn else []
@@ -475,28 +486,11 @@ def _campaign_specs(state: GameState) -> list[ActionSpec]:
     assert turn is not None
     me, bmap = turn.seat, board.board_map(state)
     specs: list[ActionSpec] = []
-    attacks: dict[str, list[str]] = {}
-    for name in state.owned(me):
-        if state.territories[name].armies < 2 or name in turn.locked:
-            continue
-        for target in bmap.territories[name].adjacent:
-            if state.territories[target].owner != me:
-                attacks.setdefault(target, []).append(name)
+    attack = _attack_spec(state)
+    if attack is not None:
+        specs.append(attack)
     my_ships = [s for s in state.ships_of(me) if not s.out_of_action]
     cruising = [s for s in my_ships if s.cruising]
-    for ship in cruising:
-        if ship.armies < 2:
-            continue
-        for target in bmap.coasts_within(ship.station, 1):
-            holding = state.territories[target]
-            ocean = bmap.ocean_of(ship.station)
-            patrolled = any(
-                bmap.ocean_of(s.station) == ocean for s in state.ships_of(holding.owner)
-            )
-            if holding.owner != me and not patrolled:
-                attacks.setdefault(target, []).append(ship.id)
-    if attacks:
-        specs.append(ActionSpec("attack", {"targets": attacks}))
     naval = {s.id: sorted(o.id for o in state.ships.values() if o.owner != me
                           and bmap.ocean_of(o.station) == bmap.ocean_of(s.station))
              for s in cruising}  # fmt: skip
@@ -515,9 +509,102 @@ def _campaign_specs(state: GameState) -> list[ActionSpec]:
         pickups = [t for t in coasts
                    if state.territories[t].armies > 1 and t not in turn.locked]  # fmt: skip
         if pickups:
-            specs.append(ActionSpec("embark", {"ship": ship.id, "territories": pickups}))
+            most = {t: state.territories[t].armies - 1 for t in pickups}
+            specs.append(ActionSpec("embark", {"ship": ship.id, "territories": pickups,
+                                               "max": most}))  # fmt: skip
         if coasts and ship.armies > 1:
-            specs.append(ActionSpec("disembark", {"ship": ship.id, "territories": coasts}))
+            specs.append(ActionSpec("disembark", {"ship": ship.id, "territories": coasts,
+                                                  "max": ship.armies - 1}))  # fmt: skip
         specs.append(ActionSpec("end_cruise", {"ship": ship.id}))
     specs.append(ActionSpec("end_campaign"))
     return specs
+
+
+def _attack_spec(state: GameState) -> ActionSpec | None:
+    """Land attacks and landings open now, with every choice a client needs to build one.
+
+    ``targets``: target -> the sources (own territories, cruising ships) that can attack it.
+    ``room``: source -> per mode the armies one flank may commit from it, ``[least, most]``
+    (``normal`` 1..all but one; ``committed`` 2..all but one on land, all aboard a ship;
+    flanks share their source's ``committed`` room). ``modes``: target -> the modes possible:
+    ``flanking`` needs two flanks of equal size from the sources (two sources, or one source
+    with room for two flanks of 2).
+    """
+    turn = state.turn
+    assert turn is not None
+    me, bmap = turn.seat, board.board_map(state)
+    targets: dict[str, list[str]] = {}
+    room: dict[str, dict[str, list[int]]] = {}
+    for name in state.owned(me):
+        spare = state.territories[name].armies - 1
+        if spare < 1 or name in turn.locked:
+            continue
+        for target in bmap.territories[name].adjacent:
+            if state.territories[target].owner != me:
+                targets.setdefault(target, []).append(name)
+                room[name] = _modes_room(spare, spare)
+    for ship in state.ships_of(me):
+        if not ship.cruising or ship.out_of_action or ship.armies < 2:
+            continue
+        ocean = bmap.ocean_of(ship.station)
+        for target in bmap.coasts_within(ship.station, 1):
+            owner = state.territories[target].owner
+            patrolled = any(bmap.ocean_of(s.station) == ocean for s in state.ships_of(owner))
+            if owner != me and not patrolled:
+                targets.setdefault(target, []).append(ship.id)
+                room[ship.id] = _modes_room(ship.armies - 1, ship.armies)
+    if not targets:
+        return None
+    modes = {}
+    for target, sources in targets.items():
+        wide = [room[s]["committed"][1] for s in sources if "committed" in room[s]]
+        modes[target] = [NORMAL] + ([COMMITTED] if wide else [])
+        if len(wide) >= 2 or any(most >= 4 for most in wide):
+            modes[target].append(FLANKING)
+    return ActionSpec("attack", {"targets": targets, "room": room, "modes": modes})
+
+
+def _modes_room(normal: int, committed: int) -> dict[str, list[int]]:
+    room = {NORMAL: [1, normal]}
+    if committed >= 2:
+        room[COMMITTED] = [2, committed]
+    return room
+
+
+def _transfer_spec(state: GameState, owned: list[str]) -> ActionSpec | None:
+    """The end-of-turn transfer: only sources that reach another own territory (RULES.md E3)."""
+    destinations, most = {}, {}
+    for source in owned:
+        if state.territories[source].armies > 1:
+            reach = sorted(turns.connected(state, source) - {source})
+            if reach:
+                destinations[source] = reach
+                most[source] = state.territories[source].armies - 1
+    if not destinations:
+        return None
+    return ActionSpec("transfer", {"sources": list(destinations), "destinations": destinations,
+                                   "max": most})  # fmt: skip
+
+
+def poker_spec(hand: HandState, seat_id: str) -> ActionSpec:
+    """The poker moves open to a seat, with the cards and counts each may use.
+
+    ``choose``: 1-5 cards from the stash, at least ``min`` so the deck can fill every hand.
+    ``draw``: discard any cards of the hand; each may be replaced from the stash (at most as many
+    as discarded) or from the deck (``deck`` cards left). Bets and raises are one army each.
+    """
+    moves = list(poker_allowed(hand, seat_id))
+    seat = hand.seats[hand.seat_of(seat_id)]
+    options: dict[str, Any] = {"moves": moves, "amount": 1, "pot": seat.pot}
+    if "choose" in moves:
+        others = sum(
+            HAND_SIZE - (len(s.hand) if s.chosen else min(HAND_SIZE, len(s.stash)))
+            for s in hand.seats if s.player != seat_id
+        )  # fmt: skip
+        least = max(1, HAND_SIZE - (len(hand.deck) - others))
+        options["choose"] = {"stash": list(seat.stash), "min": least,
+                             "max": min(HAND_SIZE, len(seat.stash))}  # fmt: skip
+    if "draw" in moves:
+        options["draw"] = {"hand": list(seat.hand), "stash": list(seat.stash),
+                           "deck": len(hand.deck)}  # fmt: skip
+    return ActionSpec("poker", options)

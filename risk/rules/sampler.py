@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from risk.rules import board
 from risk.rules.actions import (
     Action,
     Answer,
@@ -44,7 +43,6 @@ from risk.rules.actions import (
 )
 from risk.rules.engine import ActionSpec, legal_actions
 from risk.rules.state import COMMITTED, FLANKING, NORMAL, GameState
-from risk.rules.turns import connected
 
 #: How keen the sampler is on each kind of action (leave and join are left to the caller).
 WEIGHTS = {
@@ -83,11 +81,8 @@ def _arrange(state: GameState, player: str, spec: ActionSpec, rng: random.Random
 
 
 def _turn_in(state: GameState, player: str, spec: ActionSpec, rng: random.Random) -> Action:
-    rewards = ["armies", "factory"]
-    seat = state.seat(state.turn.seat) if state.turn else None
-    if seat is not None and board.coastal_stations(state, state.owned(seat.id)):
-        rewards.append("ship")
-    return TurnIn(player, cards=tuple(rng.choice(spec.options["sets"])), reward=rng.choice(rewards))
+    return TurnIn(player, cards=tuple(rng.choice(spec.options["sets"])),
+                  reward=rng.choice(spec.options["rewards"]))  # fmt: skip
 
 
 def _place(state: GameState, player: str, spec: ActionSpec, rng: random.Random) -> Action:
@@ -226,28 +221,13 @@ def _place_factory(state: GameState, player: str, spec: ActionSpec, rng: random.
 
 def _transfer(state: GameState, player: str, spec: ActionSpec, rng: random.Random) -> Action:
     source = rng.choice(spec.options["sources"])
-    reach = sorted(connected(state, source) - {source})
-    if not reach:
-        return EndTurn(player) if _can_end(state, player) else _fallback(state, player, rng)
-    return Transfer(player, source=source, destination=rng.choice(reach),
-                    armies=rng.randint(1, state.territories[source].armies - 1))  # fmt: skip
-
-
-def _can_end(state: GameState, player: str) -> bool:
-    return any(s.type == "end_turn" for s in legal_actions(state, player))
-
-
-def _fallback(state: GameState, player: str, rng: random.Random) -> Action:
-    specs = [s for s in legal_actions(state, player) if s.type in ("discard", "place_factory")]
-    return _BUILD[specs[0].type](state, player, specs[0], rng)
+    return Transfer(player, source=source,
+                    destination=rng.choice(spec.options["destinations"][source]),
+                    armies=rng.randint(1, spec.options["max"][source]))  # fmt: skip
 
 
 def _discard(state: GameState, player: str, spec: ActionSpec, rng: random.Random) -> Action:
-    from risk.rules.turns import discard_holder
-
-    cards = list(discard_holder(state).poker_cards)
-    rng.shuffle(cards)
-    return Discard(player, cards=tuple(cards[: spec.options["count"]]))
+    return Discard(player, cards=tuple(rng.sample(spec.options["cards"], spec.options["count"])))
 
 
 def _end_turn(state: GameState, player: str, spec: ActionSpec, rng: random.Random) -> Action:
