@@ -80,7 +80,9 @@ def test_defender_may_send_in_unattacked_ships_of_the_same_ocean():
     state, _ = act(state, NavalAttack("alice", ("A1",), "B1", "normal"))
     assert state.battle.stage == JOIN
     assert pending_decisions(state) == [Decision("bob", "bob", "join_defence")]
-    assert legal_actions(state, "bob") == [ActionSpec("join_defence", {"ships": ["B2"]})]
+    assert legal_actions(state, "bob") == [
+        ActionSpec("join_defence", {"ships": ["B2"], "behind": {"B2": ["B1"]}})
+    ]
     assert refused(state, Roll("alice"), 6, 6, 6, 1, 1).code == "not-your-turn"
     error = refused(state, JoinDefence("bob", ("B3",)))
     assert (error.code, error.field) == ("ships", "ships")
@@ -105,7 +107,9 @@ def test_defender_may_keep_its_other_ships_out():
 def test_joined_ships_fight_behind_the_attacked_ship():
     """'... send in any other unattacked ships': their armies fight with the attacked ship's. A1
     (6) rolls 3 dice against 2 (B1 1 + B2 2 = 3 armies). 6 5 1 v 6 1 is one each: B1's last army
-    falls first; then 6 2 1 v 5 3, one each again, comes off B2."""
+    falls first, and B1, emptied, is a prize at once ('Total defeat of a defending ship gives the
+    attacker the option ...') while B2 fights on; alice lets her sink. Then 6 2 1 v 5 3, one
+    each again, comes off B2."""
     state = sea(
         A1=("alice", "Pacific:Japan", 6),
         B1=("bob", "Pacific:Kamchatka", 1),
@@ -115,8 +119,11 @@ def test_joined_ships_fight_behind_the_attacked_ship():
     state, _ = act(state, JoinDefence("bob", ("B2",)))
     state, _ = act(state, Roll("alice"), 6, 5, 1, 6, 1)
     assert (state.ships["B1"].armies, state.ships["B2"].armies) == (0, 2)
+    assert (state.battle.stage, state.battle.prizes) == (PRIZES, ["B1"])
+    state, _ = act(state, Prize("alice", "B1"))
+    assert "B1" not in state.ships and state.battle.stage == ROLLING
     state, _ = act(state, Roll("alice"), 6, 2, 1, 5, 3)
-    assert (state.ships["B1"].armies, state.ships["B2"].armies) == (0, 1)
+    assert state.ships["B2"].armies == 1
     assert state.battle.flanks[0].standing == 4
 
 
@@ -293,7 +300,7 @@ def test_emptied_enemy_ship_is_a_prize_to_board_or_sink():
     assert (state.battle.stage, state.battle.prizes) == (PRIZES, ["B1"])
     assert pending_decisions(state) == [Decision("alice", "alice", "battle:prizes")]
     assert legal_actions(state, "alice") == [
-        ActionSpec("prize", {"ships": ["B1"], "boarders": ["A1"]})
+        ActionSpec("prize", {"ships": ["B1"], "boarders": {"A1": 3}})
     ]
 
 
