@@ -661,3 +661,126 @@ def test_targets_must_match_the_ships_and_lead_with_target():
         assert (error.code, error.field) == ("targets", "targets")
     error = refused(state, NavalAttack("alice", ("A1", "A2"), "B1", "normal", targets=("B1", "B3")))
     assert (error.code, error.field) == ("other-ocean", "ships")
+
+
+# --- the naval_attack spec ------------------------------------------------------------------------
+
+
+def _spec(state: GameState, kind: str) -> ActionSpec:
+    return next(s for s in legal_actions(state, "alice") if s.type == kind)
+
+
+def test_naval_attack_spec_never_offers_a_crewless_ship():
+    """'Captured armies on a ship do not count as crew': A4 carries only 2 captives, so the spec
+    leaves it out (apply refuses it with no-crew). The rest: every fighting ship with the enemy
+    ships of its ocean (B3 is in the Arctic), its crew, and the modes some grouping allows."""
+    state = sea(
+        A1=("alice", "Pacific:Japan", 3),
+        A2=("alice", "Pacific:Mongolia", 2),
+        A3=("alice", "Pacific:China", 1),
+        A4=("alice", "Pacific:Siam", 1),
+        B1=("bob", "Pacific:Kamchatka", 2),
+        B2=("bob", "Pacific:Alaska", 2),
+        B3=("bob", "Arctic:Alaska", 2),
+    )
+    state.ships["A4"].armies, state.ships["A4"].captured = 0, {"bob": 2}
+    assert _spec(state, "naval_attack") == ActionSpec(
+        "naval_attack",
+        {
+            "defenders": {"bob": {s: ["B1", "B2"] for s in ("A1", "A2", "A3")}},
+            "crew": {"A1": 3, "A2": 2, "A3": 1},
+            "modes": {
+                "normal": {"max_per_target": 1, "min_on_a_target": 1, "min_armies": 0},
+                "committed": {"max_per_target": 1, "min_on_a_target": 1, "min_armies": 2},
+                "flanking": {"max_per_target": None, "min_on_a_target": 2, "min_armies": 2},
+            },
+        },
+    )
+    error = refused(state, NavalAttack("alice", ("A4",), "B1", "normal"))
+    assert (error.code, error.field) == ("no-crew", "ships")
+
+
+def test_naval_attack_spec_lists_no_mode_that_no_grouping_allows():
+    """'... or a flanking attack (if two or more ships are available)': with one ship of 1 army
+    only a normal attack is possible (a commitment is 2 or more)."""
+    state = sea(A1=("alice", "Pacific:Japan", 1), B1=("bob", "Pacific:Kamchatka", 2))
+    options = _spec(state, "naval_attack").options
+    assert options["defenders"] == {"bob": {"A1": ["B1"]}} and list(options["modes"]) == ["normal"]
+
+
+def test_every_action_built_from_the_naval_attack_spec_is_legal():
+    """The spec carries every choice, 'Each ship in an attacking fleet chooses an enemy ship to
+    attack': a generic builder tries every grouping of the listed ships on the listed targets,
+    every listed mode and every armies the rule allows; apply accepts exactly those within the
+    spec's limits and refuses the rest."""
+    from itertools import combinations, product
+
+    state = sea(
+        A1=("alice", "Pacific:Japan", 3),
+        A2=("alice", "Pacific:Mongolia", 2),
+        A3=("alice", "Pacific:China", 1),
+        B1=("bob", "Pacific:Kamchatka", 2),
+        B2=("bob", "Pacific:Alaska", 2),
+    )
+    options = _spec(state, "naval_attack").options
+    accepted = 0
+    for fleet in options["defenders"].values():
+        for size in range(1, len(fleet) + 1):
+            for ships in combinations(sorted(fleet), size):
+                for targets in product(*(fleet[s] for s in ships)):
+                    counts = [targets.count(t) for t in set(targets)]
+                    for mode, limits in options["modes"].items():
+                        top, need = limits["max_per_target"], limits["min_on_a_target"]
+                        fits = max(counts) >= need and (top is None or max(counts) <= top)
+                        least = min(options["crew"][s] for s in ships)
+                        sizes = [0] if not limits["min_armies"] else range(2, least + 1)
+                        for armies in sizes:
+                            action = NavalAttack("alice", ships, targets[0], mode, armies, targets)
+                            if fits:
+                                act(state, action)
+                                accepted += 1
+                            else:
+                                assert refused(state, action).code == "flanks"
+    # normal: 6 single ships + 6 pairs on distinct targets; committed: A1 on either target with
+    # 2 or 3, A2 with 2, A1+A2 apart with 2 (A3 has 1: none); flanking: A1+A2 together, 2 each
+    assert accepted == 12 + 8 + 2
+
+
+def test_sampled_naval_battles_are_legal_and_keep_the_army_ledger():
+    """The sampler builds naval attacks, joins and prizes from the specs only ('Each ship in an
+    attacking fleet chooses an enemy ship to attack'); every sampled action is applied, and
+    after each the armies on the board are those created less those lost."""
+    import random
+
+    from combat.dice import SeededDice
+    from risk.rules import apply
+    from risk.rules.sampler import _naval_attack, sample_action
+
+    seen: set[str] = set()
+    for seed in range(150):
+        rng = random.Random(seed)
+        state = sea(
+            A1=("alice", "Pacific:Japan", rng.randint(1, 6)),
+            A2=("alice", "Pacific:Mongolia", rng.randint(1, 6)),
+            A3=("alice", "Pacific:China", rng.randint(1, 6)),
+            B1=("bob", "Pacific:Kamchatka", rng.randint(1, 5)),
+            B2=("bob", "Pacific:Alaska", rng.randint(1, 5)),
+            B3=("bob", "Pacific:Peru", rng.randint(1, 5)),
+        )
+        action = _naval_attack(state, "alice", _spec(state, "naval_attack"), rng)
+        seen.add(action.mode)
+        if len(set(action.targets)) > 1:
+            seen.add("several targets")
+        for step in range(200):
+            state, _ = apply(state, action, SeededDice(f"naval-{seed}", str(step)))
+            assert state.armies_on_board() == sum(state.created.values()) - sum(state.lost.values())
+            if state.battle is None:
+                break
+            (decision,) = pending_decisions(state)
+            action = sample_action(state, decision.player, rng)
+            if getattr(action, "behind", ()):
+                seen.add("behind")
+            if getattr(action, "by", None):
+                seen.add("boarded")
+        assert state.battle is None
+    assert seen == {"normal", "committed", "flanking", "several targets", "behind", "boarded"}
