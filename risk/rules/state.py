@@ -312,7 +312,11 @@ def from_dict(data: dict[str, Any]) -> GameState:
 
 
 def _battle_from_dict(data: dict[str, Any]) -> Battle:
-    return Battle(**{**data, "flanks": [Flank(**f) for f in data["flanks"]]})
+    flanks = data["flanks"]
+    if data["kind"] == NAVAL and "support" not in data:  # saved before naval battles had targets
+        flanks = [{**f, "target": data["target"]} for f in flanks]
+        data = {**data, "support": {s: data["target"] for s in data["defending_ships"][1:]}}
+    return Battle(**{**data, "flanks": [Flank(**f) for f in flanks]})
 
 
 def _contest_from_dict(data: dict[str, Any]) -> Contest:

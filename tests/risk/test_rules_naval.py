@@ -784,3 +784,22 @@ def test_sampled_naval_battles_are_legal_and_keep_the_army_ledger():
                 seen.add("boarded")
         assert state.battle is None
     assert seen == {"normal", "committed", "flanking", "several targets", "behind", "boarded"}
+
+
+def test_a_naval_battle_saved_before_targets_loads_with_its_one_target():
+    """A state saved before battles named each ship's target (no ``support``, flanks without
+    ``target``) loads as a one-target battle: the flanks attack the target, joiners back it."""
+    from risk.rules.state import from_dict, to_dict
+
+    state = sea(
+        A1=("alice", "Pacific:Japan", 6),
+        B1=("bob", "Pacific:Kamchatka", 3),
+        B2=("bob", "Pacific:Alaska", 2),
+    )
+    state, _ = act(state, NavalAttack("alice", ("A1",), "B1", "normal"))
+    state, _ = act(state, JoinDefence("bob", ("B2",)))
+    data = to_dict(state)
+    del data["battle"]["support"], data["battle"]["decided"]
+    for flank in data["battle"]["flanks"]:
+        del flank["target"]
+    assert from_dict(data) == state
