@@ -109,12 +109,17 @@ class Attack(Action):
 
 @dataclass(frozen=True)
 class NavalAttack(Action):
-    """Engage an enemy ship with one or more own ships, each committing ``armies``."""
+    """Engage enemy ships with one or more own ships, each committing ``armies``.
+
+    ``targets`` names the target of each ship of ``ships``, in order (all of one seat); empty
+    means every ship attacks ``target``. When given, ``target`` is ``targets[0]`` (the lead).
+    """
 
     ships: tuple[str, ...]
     target: str
     mode: str
     armies: int = 0  # armies each ship commits (committed/flanking); 0 = all aboard
+    targets: tuple[str, ...] = ()
     type: ClassVar[str] = "naval_attack"
 
 
@@ -155,9 +160,14 @@ class Mobilize(Action):
 
 @dataclass(frozen=True)
 class JoinDefence(Action):
-    """The defender sends unattacked ships of the same ocean into a naval battle."""
+    """The defender sends unattacked ships of the same ocean into a naval battle.
+
+    ``behind`` names the attacked ship each joining ship backs, in order; empty means all back
+    the lead target.
+    """
 
     ships: tuple[str, ...] = ()
+    behind: tuple[str, ...] = ()
     type: ClassVar[str] = "join_defence"
 
 

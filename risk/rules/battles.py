@@ -9,6 +9,8 @@ while it fights, so the army ledger always balances. Decisions in risk/RULES.md.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from combat.dice import Dice
 from combat.risk_dice import roll_dice
 from risk.rules import board
@@ -25,6 +27,7 @@ from risk.rules.actions import (
 )
 from risk.rules.board import Event
 from risk.rules.state import (
+    COMMITTED,
     FLANKING,
     JOIN,
     LAND,
@@ -45,6 +48,9 @@ from risk.rules.state import (
     Ship,
 )
 from risk.rules.turns import campaign_ready
+
+if TYPE_CHECKING:
+    from risk.rules.engine import ActionSpec
 
 MAX_ROLLS_PER_ACTION = 10_000  # ``until_decided`` always ends (each roll destroys an army)
 
@@ -192,55 +198,166 @@ def do_naval_attack(state: GameState, action: NavalAttack, dice: Dice, events: l
     _no_battle(state)
     assert state.turn is not None
     me, bmap = state.turn.seat, board.board_map(state)
-    target = state.ships.get(action.target)
-    if target is None:
-        raise IllegalAction("target", f"no ship {action.target!r}", field="target")
-    if target.owner == me:
-        raise IllegalAction("target", f"{target.id} is your own ship", field="target")
-    _check_mode(action.mode, len(action.ships), "ships")
-    if len(set(action.ships)) != len(action.ships):
+    targets = action.targets or (action.target,) * len(action.ships)
+    if action.targets and (len(targets) != len(action.ships) or targets[0] != action.target):
+        raise IllegalAction(
+            "targets", "name one target for each ship, in order; the first is the lead target",
+            field="targets",
+        )  # fmt: skip
+    seats = set()
+    for ship_id in dict.fromkeys(targets):
+        where = "target" if ship_id == action.target else "targets"
+        target = state.ships.get(ship_id)
+        if target is None:
+            raise IllegalAction("target", f"no ship {ship_id!r}", field=where)
+        if target.owner == me:
+            raise IllegalAction("target", f"{target.id} is your own ship", field=where)
+        seats.add(target.owner)
+    if len(seats) != 1:
+        raise IllegalAction("targets", "one naval battle engages the ships of one seat only",
+                            field="targets")  # fmt: skip
+    if action.mode not in MODES:
+        raise IllegalAction("mode", f"mode is one of {', '.join(MODES)}", field="mode")
+    if not action.ships or len(set(action.ships)) != len(action.ships):
         raise IllegalAction("ships", "each ship once", field="ships")
-    ocean = bmap.ocean_of(target.station)
+    per_target: dict[str, int] = {}
+    for ship_id in targets:
+        per_target[ship_id] = per_target.get(ship_id, 0) + 1
+    if action.mode == FLANKING and max(per_target.values()) < 2:
+        raise IllegalAction("flanks", "a flanking attack needs two or more ships on one target",
+                            field="ships")  # fmt: skip
+    if action.mode != FLANKING and max(per_target.values()) > 1:
+        raise IllegalAction(
+            "flanks", f"a {action.mode} attack has one ship on each target; several only when "
+            "flanking", field="ships",
+        )  # fmt: skip
     flanks = []
-    for ship_id in action.ships:
+    for ship_id, target_id in zip(action.ships, targets, strict=True):
         ship = state.ships.get(ship_id)
         if ship is None:
             raise IllegalAction("ships", f"no ship {ship_id!r}", field="ships")
         _ready_ship(state, ship)
         if ship.armies < 1:  # captives aboard are no crew (rule text "Flanking Attacks")
             raise IllegalAction("no-crew", f"{ship_id} has no crew aboard to fight", field="ships")
+        ocean = bmap.ocean_of(state.ships[target_id].station)
         if bmap.ocean_of(ship.station) != ocean:
-            raise IllegalAction("other-ocean", f"{ship_id} is not in the {ocean}", field="ships")
+            raise IllegalAction("other-ocean", f"{ship_id} is not in the {ocean} of {target_id}",
+                                field="ships")  # fmt: skip
         armies = ship.armies if action.mode == NORMAL or action.armies == 0 else action.armies
         if action.mode != NORMAL and not 2 <= armies <= ship.armies:
             raise IllegalAction(
                 "armies", f"{ship_id} commits 2 to {ship.armies} armies, not {armies}",
                 field="armies",
             )  # fmt: skip
-        flanks.append(Flank(source=ship_id, ship=True, commitment=armies, standing=armies))
-    if action.mode == FLANKING and len({f.commitment for f in flanks}) != 1:
+        flanks.append(Flank(source=ship_id, ship=True, commitment=armies, standing=armies,
+                            target=target_id))  # fmt: skip
+    if action.mode != NORMAL and len({f.commitment for f in flanks}) != 1:
         raise IllegalAction("unequal-flanks", "flanking ships commit equal numbers (armies)",
                             field="armies")  # fmt: skip
     for flank in flanks:
         _take_from_source(state, flank, flank.standing)
-    state.battle = Battle(kind=NAVAL, mode=action.mode, attacker=me, defender=target.owner,
-                          target=target.id, flanks=flanks, defending_ships=[target.id])  # fmt: skip
-    events.append({"type": "naval_attack", "attacker": me, "defender": target.owner,
-                   "target": target.id, "mode": action.mode,
-                   "ships": [[f.source, f.standing] for f in flanks]})  # fmt: skip
+    defender = seats.pop()
+    state.battle = Battle(kind=NAVAL, mode=action.mode, attacker=me, defender=defender,
+                          target=action.target, flanks=flanks,
+                          defending_ships=list(dict.fromkeys(targets)))  # fmt: skip
+    events.append({"type": "naval_attack", "attacker": me, "defender": defender,
+                   "target": action.target, "mode": action.mode,
+                   "ships": [[f.source, f.standing] for f in flanks],
+                   "targets": list(targets)})  # fmt: skip
     _open(state, dice, events)
 
 
+def naval_attack_spec(state: GameState) -> ActionSpec | None:
+    """The ``naval_attack`` choices of the seat whose campaign it is, or None when it has none.
+
+    Options (JSON-ready)::
+
+        {"defenders": {seat: {ship_id: [target ship ids of that seat in the ship's ocean]}},
+         "crew": {ship_id: armies aboard},
+         "modes": {mode: {"max_per_target": int | None, "min_on_a_target": int,
+                          "min_armies": int}}}
+
+    Only ships that may fight are listed: own, cruising, in action, with a crew of their own.
+    To build an action: pick one defender seat; pick ships of ``defenders[seat]`` and for each a
+    target from its list (``NavalAttack.ships``/``targets``, ``target`` = the first target);
+    pick a mode whose limits the grouping meets: no target has more than ``max_per_target``
+    ships (None: any number) and some target has at least ``min_on_a_target``. ``min_armies``
+    0 means every army aboard fights (``armies`` 0); otherwise every ship commits the same
+    ``armies``, from ``min_armies`` to the least ``crew`` of the chosen ships. A mode is listed
+    only when some grouping of the listed ships allows it.
+    """
+    from risk.rules.engine import ActionSpec  # engine imports this module: import late
+
+    assert state.turn is not None
+    me, bmap = state.turn.seat, board.board_map(state)
+    defenders: dict[str, dict[str, list[str]]] = {}
+    crew: dict[str, int] = {}
+    for ship in state.ships_of(me):
+        if not ship.cruising or ship.out_of_action or ship.armies < 1:
+            continue
+        ocean = bmap.ocean_of(ship.station)
+        for enemy in sorted(state.ships.values(), key=lambda s: s.id):
+            if enemy.owner != me and bmap.ocean_of(enemy.station) == ocean:
+                defenders.setdefault(enemy.owner, {}).setdefault(ship.id, []).append(enemy.id)
+                crew[ship.id] = ship.armies
+    if not defenders:
+        return None
+    modes: dict[str, dict[str, int | None]] = {
+        NORMAL: {"max_per_target": 1, "min_on_a_target": 1, "min_armies": 0}
+    }
+    if any(armies >= 2 for armies in crew.values()):
+        modes[COMMITTED] = {"max_per_target": 1, "min_on_a_target": 1, "min_armies": 2}
+    for fleet in defenders.values():
+        able: dict[str, int] = {}
+        for ship_id, choices in fleet.items():
+            if crew[ship_id] >= 2:
+                for target in choices:
+                    able[target] = able.get(target, 0) + 1
+        if any(count >= 2 for count in able.values()):
+            modes[FLANKING] = {"max_per_target": None, "min_on_a_target": 2, "min_armies": 2}
+    return ActionSpec("naval_attack", {"defenders": defenders, "crew": crew, "modes": modes})
+
+
+def _engagements(battle: Battle) -> list[str]:
+    """The targets of a naval battle, in order: each is engaged by the flanks naming it."""
+    return list(dict.fromkeys(f.target for f in battle.flanks if f.target is not None))
+
+
+def _pool(state: GameState, target: str) -> list[Ship]:
+    """An engagement's defenders still fighting for the defender: the target, then its backers."""
+    battle = state.battle
+    assert battle is not None
+    names = [target] + [s for s in battle.defending_ships if battle.support.get(s) == target]
+    return [
+        state.ships[s] for s in names
+        if s in state.ships and state.ships[s].owner == battle.defender
+    ]  # fmt: skip
+
+
+def _backable(state: GameState, ship_id: str) -> list[str]:
+    """The attacked ships a joining ship may back: those afloat in its own ocean."""
+    battle = state.battle
+    assert battle is not None
+    bmap = board.board_map(state)
+    ocean = bmap.ocean_of(state.ships[ship_id].station)
+    return [t for t in _engagements(battle)
+            if t in state.ships and bmap.ocean_of(state.ships[t].station) == ocean]  # fmt: skip
+
+
 def join_candidates(state: GameState) -> list[str]:
-    """The defender's unattacked ships in the battle's ocean."""
+    """The defender's ships that nobody attacked, in the ocean of an attacked ship."""
     battle = state.battle
     assert battle is not None and battle.kind == NAVAL
-    bmap = board.board_map(state)
-    ocean = bmap.ocean_of(state.ships[battle.target].station)
     return sorted(
         s.id for s in state.ships_of(battle.defender)
-        if s.id not in battle.defending_ships and bmap.ocean_of(s.station) == ocean
+        if s.id not in battle.defending_ships and _backable(state, s.id)
     )  # fmt: skip
+
+
+def join_spec_options(state: GameState) -> dict[str, object]:
+    """``join_defence`` choices: the ships that may join, and the targets each may back."""
+    ships = join_candidates(state)
+    return {"ships": ships, "behind": {s: _backable(state, s) for s in ships}}
 
 
 def do_join_defence(state: GameState, action: JoinDefence, events: list[Event]) -> None:
@@ -249,10 +366,20 @@ def do_join_defence(state: GameState, action: JoinDefence, events: list[Event]) 
     unknown = [s for s in action.ships if s not in allowed]
     if unknown or len(set(action.ships)) != len(action.ships):
         raise IllegalAction("ships", f"ships that may join: {allowed}", field="ships")
+    if action.behind and len(action.behind) != len(action.ships):
+        raise IllegalAction("behind", "name the attacked ship each joining ship backs, in order",
+                            field="behind")  # fmt: skip
+    behind = action.behind or (battle.target,) * len(action.ships)
+    for ship_id, target in zip(action.ships, behind, strict=True):
+        if target not in _backable(state, ship_id):
+            raise IllegalAction("behind", f"{ship_id} may back {_backable(state, ship_id)}",
+                                field="behind")  # fmt: skip
     battle.defending_ships += list(action.ships)
+    battle.support.update(zip(action.ships, behind, strict=True))
     battle.stage = ROLLING
     events.append({"type": "defence_joined", "defender": battle.defender,
-                   "ships": list(action.ships)})  # fmt: skip
+                   "ships": list(action.ships), "behind": list(behind)})  # fmt: skip
+    _naval_progress(state, events)
 
 
 # --- the mobilization bonus ---------------------------------------------------------------------
@@ -271,12 +398,12 @@ def _open(state: GameState, dice: Dice, events: list[Event]) -> None:
     assert battle is not None and state.turn is not None
     defender = state.seat(battle.defender)
     if defender.id in state.turn.attacked:
-        _after_mobilization(state)
+        _after_mobilization(state, events)
         return
     state.turn.attacked.append(defender.id)
     owned = state.owned(defender.id)
     if not owned:  # a pirate has nowhere to put a bonus
-        _after_mobilization(state)
+        _after_mobilization(state, events)
         return
     card = board.cut_card(state.risk_deck, dice)
     hit = card is not None and (card == WILD or card in owned)
@@ -303,7 +430,7 @@ def _open(state: GameState, dice: Dice, events: list[Event]) -> None:
         battle.stage = MOBILIZE
         battle.mobilization = {"cut": card, "wild_rolls": wild_rolls, "may_reveal": asks}
         return
-    _after_mobilization(state)
+    _after_mobilization(state, events)
 
 
 def _reveal(
@@ -374,13 +501,15 @@ def do_mobilize(state: GameState, action: Mobilize, dice: Dice, events: list[Eve
     events.append({"type": "mobilized", "seat": battle.defender, "revealed": list(action.reveal),
                    "placed": placed})  # fmt: skip
     battle.mobilization = None
-    _after_mobilization(state)
+    _after_mobilization(state, events)
 
 
-def _after_mobilization(state: GameState) -> None:
+def _after_mobilization(state: GameState, events: list[Event]) -> None:
     battle = state.battle
     assert battle is not None
     battle.stage = JOIN if battle.kind == NAVAL and join_candidates(state) else ROLLING
+    if battle.kind == NAVAL and battle.stage == ROLLING:
+        _naval_progress(state, events)  # a target with no army aboard is a prize at once
 
 
 # --- rolling ------------------------------------------------------------------------------------
@@ -412,11 +541,12 @@ def do_roll(state: GameState, action: Roll, dice: Dice, events: list[Event]) -> 
 
 
 def defender_armies(state: GameState) -> int:
+    """The armies defending: the territory's, or all defending ships' (naval)."""
     battle = state.battle
     assert battle is not None
     if battle.kind == LAND:
         return state.territories[battle.target].armies
-    return sum(state.ships[s].armies for s in battle.defending_ships if s in state.ships)
+    return sum(sum(s.armies for s in _pool(state, t)) for t in _engagements(battle))
 
 
 def _roll_once(state: GameState, dice: Dice, events: list[Event], chosen: int = 0) -> None:
@@ -425,27 +555,33 @@ def _roll_once(state: GameState, dice: Dice, events: list[Event], chosen: int = 
     battle = state.battle
     assert battle is not None
     flank = battle.flanks[battle.next_flank]
-    standing = [f for f in battle.flanks if not f.out]
-    pool = defender_armies(state)
+    mates = [f for f in battle.flanks if not f.out and f.target == flank.target]
+    if battle.kind == LAND:
+        pool = state.territories[battle.target].armies
+    else:  # the defender rolls from the pool of this flank's engagement only
+        assert flank.target is not None
+        pool = sum(s.armies for s in _pool(state, flank.target))
     if battle.mode == NORMAL:
         a_dice = min(chosen or 3, 3, flank.standing)
         d_dice = min(state.seat(battle.defender).defence_dice, 2, pool)
     else:  # the defender rolls one fewer than the commitment, every time
         a_dice, d_dice = flank.standing, min(max(flank.commitment - 1, 1), pool)
-    bonus = battle.mode == FLANKING and len(standing) >= 2
-    front = _front_ship(state) if battle.kind == NAVAL else None
+    bonus = battle.mode == FLANKING and len(mates) >= 2  # one flank left: a committed attack
+    front = _front_ship(state, flank.target) if flank.target is not None else None
     report = roll_dice(a_dice, d_dice, bonus=bonus, dice=dice)
     compared = len(report.comparisons)
     captured = 1 if bonus and report.attacker_losses == 0 and report.defender_losses else 0
     flank.standing -= report.attacker_losses
     flank.captured += captured
     board.destroy(state, "battle", report.attacker_losses + report.defender_losses - captured)
-    _defender_loses(state, report.defender_losses)
+    _defender_loses(state, flank.target, report.defender_losses)
     battle.last_dice, battle.rolls = a_dice, battle.rolls + 1
     event: Event = {"type": "roll", "flank": battle.next_flank, **report.as_dict(),
                     "captured": captured}  # fmt: skip
+    if flank.target is not None:
+        event["target"] = flank.target
     events.append(event)
-    if battle.kind == NAVAL:  # rule text: a total defeat risks the ship itself
+    if battle.kind == NAVAL and compared:  # rule text: a total defeat risks the ship itself
         if report.attacker_losses == compared and flank.standing > 0:
             event["attacker_sink_roll"] = _sink_roll(state, state.ships.get(flank.source), dice,
                                                      events, flank)  # fmt: skip
@@ -456,26 +592,24 @@ def _roll_once(state: GameState, dice: Dice, events: list[Event], chosen: int = 
     if flank.standing == 0 and not flank.out:
         _flank_destroyed(state, flank, events)
     _next_flank(battle)
-    _maybe_decided(state, events)
+    if battle.kind == NAVAL:
+        _naval_progress(state, events)
+    else:
+        _maybe_decided(state, events)
 
 
-def _front_ship(state: GameState) -> str | None:
+def _front_ship(state: GameState, target: str) -> str | None:
+    """The engagement's first defending ship with armies aboard: the target, then its backers."""
+    return next((s.id for s in _pool(state, target) if s.armies > 0), None)
+
+
+def _defender_loses(state: GameState, target: str | None, losses: int) -> None:
     battle = state.battle
     assert battle is not None
-    afloat = [s for s in battle.defending_ships if s in state.ships]
-    return next((s for s in afloat if state.ships[s].armies > 0), None)
-
-
-def _defender_loses(state: GameState, losses: int) -> None:
-    battle = state.battle
-    assert battle is not None
-    if battle.kind == LAND:
+    if target is None:
         state.territories[battle.target].armies -= losses
         return
-    for ship_id in battle.defending_ships:  # the front ship first, then the joiners in order
-        ship = state.ships.get(ship_id)
-        if ship is None:
-            continue
+    for ship in _pool(state, target):  # the target first, then its backers in order
         taken = min(ship.armies, losses)
         ship.armies -= taken
         losses -= taken
@@ -539,11 +673,8 @@ def _maybe_decided(state: GameState, events: list[Event]) -> None:
     battle = state.battle
     assert battle is not None and state.turn is not None
     if defender_armies(state) == 0:
-        if battle.kind == LAND:
-            battle.stage = WON
-            events.append({"type": "battle_won", "target": battle.target})
-        else:
-            _naval_won(state, events)
+        battle.stage = WON
+        events.append({"type": "battle_won", "target": battle.target})
     elif all(f.out for f in battle.flanks):
         events.append({"type": "battle_lost", "target": battle.target, "mode": battle.mode})
         if battle.mode != NORMAL:  # rule text: no more action from a failed committed attack
@@ -619,43 +750,81 @@ def _return(state: GameState, flank: Flank, armies: int) -> None:
         state.territories[flank.source].armies += armies
 
 
-def _naval_won(state: GameState, events: list[Event]) -> None:
+def _naval_progress(state: GameState, events: list[Event]) -> None:
+    """After each change to a naval battle: emptied defending ships become prizes at once,
+    engagements are decided, pending prizes wait for ``Prize`` (or sink when nobody can board),
+    and the battle closes once every engagement is decided."""
     battle = state.battle
-    assert battle is not None
-    for flank in battle.flanks:
-        if not flank.out:
-            _return(state, flank, flank.standing)
-            _keep_captured(state.ships[flank.source].captured, battle.defender, flank.captured)
-            flank.standing, flank.captured, flank.out = 0, 0, True
-    battle.prizes = [s for s in battle.defending_ships if s in state.ships]
-    events.append({"type": "battle_won", "target": battle.target, "prizes": list(battle.prizes)})
-    battle.stage = PRIZES
-    _settle_prizes(state, events)
-
-
-def boarders(state: GameState) -> list[str]:
-    """Attacking ships able to board a prize: two or more armies aboard, still in action."""
-    battle = state.battle
-    assert battle is not None
-    return [
-        f.source for f in battle.flanks
-        if f.source in state.ships and state.ships[f.source].owner == battle.attacker
-        and state.ships[f.source].armies >= 2 and not state.ships[f.source].out_of_action
-    ]  # fmt: skip
-
-
-def _settle_prizes(state: GameState, events: list[Event]) -> None:
-    """Prizes nobody can board sink; with none left the battle is over."""
-    battle = state.battle
-    assert battle is not None
-    if not boarders(state):
+    assert battle is not None and battle.kind == NAVAL
+    for ship_id in battle.defending_ships:
+        ship = state.ships.get(ship_id)
+        emptied = ship is not None and ship.owner == battle.defender and ship.armies == 0
+        if emptied and ship_id not in battle.prizes:
+            battle.prizes.append(ship_id)
+    for target in _engagements(battle):
+        if target in battle.decided:
+            continue
+        flanks = [f for f in battle.flanks if f.target == target]
+        pool = _pool(state, target)
+        if sum(s.armies for s in pool) == 0:  # won: the flanks go back aboard
+            for flank in flanks:
+                if not flank.out:
+                    _back_aboard(state, flank)
+            battle.decided[target] = "won"
+            named = [target] + [s for s, t in battle.support.items() if t == target]
+            events.append({"type": "battle_won", "target": target,
+                           "prizes": [p for p in battle.prizes if p in named]})  # fmt: skip
+        elif all(f.out for f in flanks):
+            battle.decided[target] = "lost"
+            events.append({"type": "battle_lost", "target": target, "mode": battle.mode})
+    if battle.prizes and not boarders(state):  # rule text: insufficient armies, the ship sinks
         for ship_id in battle.prizes:
             board.sink(state, state.ships[ship_id], "sunk", events)
         battle.prizes = []
-    if not battle.prizes:
+    if battle.prizes:
+        battle.stage = PRIZES
+        return
+    if all(t in battle.decided for t in _engagements(battle)):
         defender = battle.defender
         _close(state, success=True, events=events)
         board.check_eliminated(state, defender, battle.attacker, events)
+        return
+    battle.stage = ROLLING
+    if battle.flanks[battle.next_flank].out:
+        _next_flank(battle)
+
+
+def _back_aboard(state: GameState, flank: Flank) -> None:
+    """A naval flank's fight is over: its armies go back aboard, its captives stay aboard."""
+    battle = state.battle
+    assert battle is not None
+    if flank.source in state.ships:
+        _return(state, flank, flank.standing)
+        _keep_captured(state.ships[flank.source].captured, battle.defender, flank.captured)
+    flank.standing, flank.captured, flank.out = 0, 0, True
+
+
+def boarders(state: GameState) -> dict[str, int]:
+    """Attacking ships able to board a prize, each with the most armies it may board with: still
+    afloat, the attacker's, in action, with two or more armies aboard and fighting (one stays)."""
+    battle = state.battle
+    assert battle is not None
+    able: dict[str, int] = {}
+    for flank in battle.flanks:
+        ship = state.ships.get(flank.source)
+        if ship is None or ship.owner != battle.attacker or ship.out_of_action:
+            continue
+        armies = ship.armies + (0 if flank.out else flank.standing)
+        if armies >= 2:
+            able[ship.id] = armies - 1
+    return able
+
+
+def prize_spec_options(state: GameState) -> dict[str, object]:
+    """``prize`` choices: the prizes to decide, and each boarder's most armies (at least 1)."""
+    battle = state.battle
+    assert battle is not None
+    return {"ships": list(battle.prizes), "boarders": boarders(state)}
 
 
 def do_prize(state: GameState, action: Prize, events: list[Event]) -> None:
@@ -666,12 +835,23 @@ def do_prize(state: GameState, action: Prize, events: list[Event]) -> None:
     if action.by is None:
         board.sink(state, prize, "sunk", events)
     else:
-        if action.by not in boarders(state):
-            raise IllegalAction("by", f"ships that can board: {boarders(state)}", field="by")
-        capturer = state.ships[action.by]
-        if not 1 <= action.armies <= capturer.armies - 1:
-            raise IllegalAction("armies", f"board with 1 to {capturer.armies - 1} armies",
+        able = boarders(state)
+        if action.by not in able:
+            raise IllegalAction("by", f"ships that can board: {sorted(able)}", field="by")
+        if not 1 <= action.armies <= able[action.by]:
+            raise IllegalAction("armies", f"board with 1 to {able[action.by]} armies",
                                 field="armies")  # fmt: skip
+        capturer = state.ships[action.by]
+        for flank in battle.flanks:  # a ship still fighting leaves its fight to board
+            if flank.source == capturer.id and not flank.out:
+                _back_aboard(state, flank)
+                target = flank.target
+                if (
+                    target is not None
+                    and target not in battle.decided
+                    and all(f.out for f in battle.flanks if f.target == target)
+                ):
+                    battle.decided[target] = "left"
         capturer.armies -= action.armies
         prize.owner, prize.armies = battle.attacker, action.armies
         for ship in (capturer, prize):  # rule text: out of action for the rest of the turn
@@ -679,7 +859,7 @@ def do_prize(state: GameState, action: Prize, events: list[Event]) -> None:
         events.append({"type": "ship_captured", "ship": prize.id, "by": capturer.id,
                        "armies": action.armies})  # fmt: skip
     battle.prizes.remove(action.ship)
-    _settle_prizes(state, events)
+    _naval_progress(state, events)
 
 
 def _close(state: GameState, *, success: bool, events: list[Event]) -> None:
@@ -703,11 +883,14 @@ def _close(state: GameState, *, success: bool, events: list[Event]) -> None:
             ship = state.ships.get(ship_id)
             if ship is not None and ship.armies == 0 and ship.owner == battle.defender:
                 board.sink(state, ship, "sunk", events)
+    if battle.kind == NAVAL:  # each engagement won earns its ships a cruise (RULES.md H4)
+        success = any(result == "won" for result in battle.decided.values())
     for flank in battle.flanks:
         ship = state.ships.get(flank.source) if flank.ship else None
         if ship is not None and ship.owner == battle.attacker and not ship.out_of_action:
             ship.cruising, ship.moves = False, 0
-            if success:  # rule text: a successful landing or battle earns another cruise
+            won = success if battle.kind == LAND else battle.decided.get(flank.target) == "won"
+            if won:  # rule text: a successful landing or battle earns another cruise
                 ship.cruises += 1
     state.battle = None
     events.append({"type": "battle_over", "success": success})

@@ -395,7 +395,7 @@ def _specs_for(state: GameState, decision: Decision) -> list[ActionSpec]:
             "territories": state.owned(decision.seat),
         })]  # fmt: skip
     if kind == "join_defence":
-        return [ActionSpec("join_defence", {"ships": battles.join_candidates(state)})]
+        return [ActionSpec("join_defence", battles.join_spec_options(state))]
     if kind.startswith("battle:"):
         return _battle_specs(state)
     return _turn_specs(state)
@@ -431,9 +431,7 @@ def _battle_specs(state: GameState) -> list[ActionSpec]:
                  for f in battle.flanks if not f.ship}  # fmt: skip
         return [ActionSpec("move_in", {"moving": moving, "extra_from": extra})]
     assert battle.stage == PRIZES
-    return [
-        ActionSpec("prize", {"ships": list(battle.prizes), "boarders": battles.boarders(state)})
-    ]
+    return [ActionSpec("prize", battles.prize_spec_options(state))]
 
 
 def _turn_specs(state: GameState) -> list[ActionSpec]:
@@ -491,12 +489,9 @@ def _campaign_specs(state: GameState) -> list[ActionSpec]:
         specs.append(attack)
     my_ships = [s for s in state.ships_of(me) if not s.out_of_action]
     cruising = [s for s in my_ships if s.cruising]
-    naval = {s.id: sorted(o.id for o in state.ships.values() if o.owner != me
-                          and bmap.ocean_of(o.station) == bmap.ocean_of(s.station))
-             for s in cruising}  # fmt: skip
-    naval = {k: v for k, v in naval.items() if v}
-    if naval:
-        specs.append(ActionSpec("naval_attack", {"targets": naval}))
+    naval = battles.naval_attack_spec(state)
+    if naval is not None:
+        specs.append(naval)
     ready = [s.id for s in my_ships if not s.cruising and s.cruises > 0]
     if ready:
         specs.append(ActionSpec("cruise", {"ships": ready}))

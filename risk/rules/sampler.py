@@ -134,11 +134,51 @@ def _room(state: GameState, source: str) -> tuple[int, int]:
 
 
 def _naval_attack(state: GameState, player: str, spec: ActionSpec, rng: random.Random) -> Action:
-    ship = rng.choice(sorted(spec.options["targets"]))
-    target = rng.choice(spec.options["targets"][ship])
-    if state.ships[ship].armies >= 2 and rng.random() < 0.3:
-        return NavalAttack(player, ships=(ship,), target=target, mode=COMMITTED)
-    return NavalAttack(player, ships=(ship,), target=target, mode=NORMAL)
+    """One defender; then a flanking group (two or more ships on one target, others anywhere),
+    or ships on distinct targets (normal or committed), all built from the spec's lists."""
+    options = spec.options
+    seat = rng.choice(sorted(options["defenders"]))
+    fleet: dict[str, list[str]] = options["defenders"][seat]
+    crew: dict[str, int] = options["crew"]
+    ships = sorted(fleet)
+    rng.shuffle(ships)
+    several = rng.random() < 0.4
+    if FLANKING in options["modes"] and rng.random() < 0.5:
+        strong = [s for s in ships if crew[s] >= 2]
+        shared = sorted({t for s in strong for t in fleet[s]
+                         if sum(t in fleet[o] for o in strong) >= 2})  # fmt: skip
+        if shared:
+            lead = rng.choice(shared)
+            group = [s for s in strong if lead in fleet[s]]
+            group = group[: rng.randint(2, len(group))]
+            pairs = [(s, lead) for s in group]
+            if several:
+                pairs += [(s, rng.choice(fleet[s])) for s in strong if s not in group]
+            return _naval(player, pairs, FLANKING, rng.randint(2, min(crew[s] for s, _ in pairs)))
+    mode = NORMAL
+    if COMMITTED in options["modes"] and rng.random() < 0.3:
+        mode = COMMITTED
+        ships = [s for s in ships if crew[s] >= 2]
+    pairs, used = [], set()
+    for ship in ships:
+        free = [t for t in fleet[ship] if t not in used]
+        if free:
+            pairs.append((ship, rng.choice(free)))
+            used.add(pairs[-1][1])
+        if not several:
+            break
+    if mode == NORMAL:
+        return _naval(player, pairs, NORMAL, 0)
+    return _naval(player, pairs, COMMITTED, rng.randint(2, min(crew[s] for s, _ in pairs)))
+
+
+def _naval(player: str, pairs: list[tuple[str, str]], mode: str, armies: int) -> NavalAttack:
+    ships = tuple(s for s, _ in pairs)
+    targets = tuple(t for _, t in pairs)
+    if len(set(targets)) == 1 and len(targets) % 2:  # sometimes leave the default to ``target``
+        targets = ()
+    return NavalAttack(player, ships=ships, target=pairs[0][1], mode=mode, armies=armies,
+                       targets=targets)  # fmt: skip
 
 
 def _cruise(state: GameState, player: str, spec: ActionSpec, rng: random.Random) -> Action:
@@ -197,10 +237,11 @@ def _move_in(state: GameState, player: str, spec: ActionSpec, rng: random.Random
 
 def _prize(state: GameState, player: str, spec: ActionSpec, rng: random.Random) -> Action:
     ship = rng.choice(spec.options["ships"])
-    if rng.random() < 0.5:
+    able: dict[str, int] = spec.options["boarders"]
+    if not able or rng.random() < 0.5:
         return Prize(player, ship=ship, by=None)
-    by = rng.choice(spec.options["boarders"])
-    return Prize(player, ship=ship, by=by, armies=rng.randint(1, state.ships[by].armies - 1))
+    by = rng.choice(sorted(able))
+    return Prize(player, ship=ship, by=by, armies=rng.randint(1, able[by]))
 
 
 def _mobilize(state: GameState, player: str, spec: ActionSpec, rng: random.Random) -> Action:
@@ -212,7 +253,11 @@ def _mobilize(state: GameState, player: str, spec: ActionSpec, rng: random.Rando
 
 
 def _join_defence(state: GameState, player: str, spec: ActionSpec, rng: random.Random) -> Action:
-    return JoinDefence(player, ships=tuple(s for s in spec.options["ships"] if rng.random() < 0.5))
+    ships = tuple(s for s in spec.options["ships"] if rng.random() < 0.5)
+    behind: dict[str, list[str]] = spec.options["behind"]
+    if len({t for s in ships for t in behind[s]}) < 2:
+        return JoinDefence(player, ships=ships)  # one target to back: the default
+    return JoinDefence(player, ships=ships, behind=tuple(rng.choice(behind[s]) for s in ships))
 
 
 def _place_factory(state: GameState, player: str, spec: ActionSpec, rng: random.Random) -> Action:

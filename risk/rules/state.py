@@ -148,7 +148,8 @@ class Flank:
     commitment: int
     standing: int
     captured: int = 0
-    out: bool = False  # destroyed (or, for a ship, sunk or commandeered)
+    out: bool = False  # destroyed (or, for a ship, sunk or commandeered), or its fight is over
+    target: str | None = None  # naval: the enemy ship this flank attacks (land: None)
 
 
 @dataclass
@@ -163,11 +164,13 @@ class Battle:
     flanks: list[Flank]
     stage: str = ROLLING
     next_flank: int = 0
-    defending_ships: list[str] = field(default_factory=list)  # naval: target first, then joiners
+    defending_ships: list[str] = field(default_factory=list)  # naval: targets, then joiners
     last_dice: int = 0  # attacker dice in the last roll (the normal move-in minimum)
     rolls: int = 0
     prizes: list[str] = field(default_factory=list)  # naval: emptied enemy ships to board or sink
     mobilization: dict[str, Any] | None = None  # the cut and the dice waiting for a choice
+    support: dict[str, str] = field(default_factory=dict)  # naval: joined ship -> target it backs
+    decided: dict[str, str] = field(default_factory=dict)  # naval: target -> "won"/"lost"/"left"
 
 
 @dataclass
@@ -289,7 +292,8 @@ def clone(state: GameState) -> GameState:
         battle=None if battle is None else replace(
             battle, flanks=[replace(f) for f in battle.flanks],
             defending_ships=list(battle.defending_ships), prizes=list(battle.prizes),
-            mobilization=copy.deepcopy(battle.mobilization),
+            mobilization=copy.deepcopy(battle.mobilization), support=dict(battle.support),
+            decided=dict(battle.decided),
         ),
         contest=None if contest is None else replace(contest, answers=dict(contest.answers)),
         ranking=list(state.ranking),
@@ -336,7 +340,11 @@ def from_dict(data: dict[str, Any]) -> GameState:
 
 
 def _battle_from_dict(data: dict[str, Any]) -> Battle:
-    return Battle(**{**data, "flanks": [Flank(**f) for f in data["flanks"]]})
+    flanks = data["flanks"]
+    if data["kind"] == NAVAL and "support" not in data:  # saved before naval battles had targets
+        flanks = [{**f, "target": data["target"]} for f in flanks]
+        data = {**data, "support": {s: data["target"] for s in data["defending_ships"][1:]}}
+    return Battle(**{**data, "flanks": [Flank(**f) for f in flanks]})
 
 
 def _contest_from_dict(data: dict[str, Any]) -> Contest:

@@ -292,7 +292,5 @@ _BUILDERS: dict[str, Any] = {
     "leave": _single(Leave),
     "concede": _single(Concede),
     "vote_draw": lambda o, p: [VoteDraw(p, agree) for agree in o["agree"]],
-    "prefer": lambda o, p: [
-        Prefer(p, d, r) for d in o["defence_dice"] for r in o["reveal"]
-    ],  # fmt: skip
+    "prefer": lambda o, p: [Prefer(p, d, r) for d in o["defence_dice"] for r in o["reveal"]],
 }

@@ -271,8 +271,9 @@
         break;
       }
       case "naval_attack": {
-        const ship = first(o.targets);
-        a.ships = [ship]; a.target = o.targets ? o.targets[ship][0] : null; a.mode = "normal"; a.armies = 0;
+        const fleet = o.defenders ? o.defenders[first(o.defenders)] : {};
+        const ship = first(fleet);
+        a.ships = [ship]; a.target = ship ? fleet[ship][0] : null; a.mode = "normal"; a.armies = 0;
         break;
       }
       case "roll": a.add = 0; a.until_decided = false; break;
