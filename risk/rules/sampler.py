@@ -156,9 +156,9 @@ def _naval_attack(state: GameState, player: str, spec: ActionSpec, rng: random.R
                 pairs += [(s, rng.choice(fleet[s])) for s in strong if s not in group]
             return _naval(player, pairs, FLANKING, rng.randint(2, min(crew[s] for s, _ in pairs)))
     mode = NORMAL
-    if COMMITTED in options["modes"] and rng.random() < 0.3:
-        mode = COMMITTED
-        ships = [s for s in ships if crew[s] >= 2]
+    strong = [s for s in ships if crew[s] >= 2]
+    if COMMITTED in options["modes"] and strong and rng.random() < 0.3:
+        mode, ships = COMMITTED, strong  # the modes are for all defenders: this fleet may have none
     pairs, used = [], set()
     for ship in ships:
         free = [t for t in fleet[ship] if t not in used]
@@ -255,8 +255,6 @@ def _mobilize(state: GameState, player: str, spec: ActionSpec, rng: random.Rando
 def _join_defence(state: GameState, player: str, spec: ActionSpec, rng: random.Random) -> Action:
     ships = tuple(s for s in spec.options["ships"] if rng.random() < 0.5)
     behind: dict[str, list[str]] = spec.options["behind"]
-    if len({t for s in ships for t in behind[s]}) < 2:
-        return JoinDefence(player, ships=ships)  # one target to back: the default
     return JoinDefence(player, ships=ships, behind=tuple(rng.choice(behind[s]) for s in ships))
 
 

@@ -123,13 +123,13 @@ def _flanking(
 
 def _naval_attack(o: dict[str, Any], p: str) -> list[Action]:
     out: list[Action] = []
-    crew = o["crew"]
+    crew, modes = o["crew"], o["modes"]
     for ships in o["defenders"].values():
         own = sorted(ships)
         for ship in own:  # one ship on each of its targets, normal and committed
             for target in ships[ship]:
                 out.append(NavalAttack(p, (ship,), target, "normal"))
-                if crew[ship] >= 2:
+                if "committed" in modes and crew[ship] >= modes["committed"]["min_armies"]:
                     out += [
                         NavalAttack(p, (ship,), target, "committed", armies=n)
                         for n in _edges(2, crew[ship])
@@ -138,7 +138,7 @@ def _naval_attack(o: dict[str, Any], p: str) -> list[Action]:
             shared = [t for t in ships[a] if t in ships[b]]
             most = min(crew[a], crew[b])
             for target in shared[:1]:
-                if most >= 2:  # two ships flanking one target
+                if "flanking" in modes and most >= modes["flanking"]["min_armies"]:
                     out += [
                         NavalAttack(p, (a, b), target, "flanking", armies=n)
                         for n in _edges(2, most)
@@ -205,10 +205,11 @@ def _mobilize(o: dict[str, Any], p: str) -> list[Action]:
 
 def _join_defence(o: dict[str, Any], p: str) -> list[Action]:
     out: list[Action] = [JoinDefence(p, ())]
-    if o["ships"]:
-        out.append(JoinDefence(p, tuple(o["ships"])))
-        for target in o.get("targets", [])[:2]:  # backing a chosen target
-            out.append(JoinDefence(p, tuple(o["ships"]), (target,) * len(o["ships"])))
+    for ship, backable in o["behind"].items():  # each ship alone, backing each target it may
+        out += [JoinDefence(p, (ship,), (target,)) for target in backable]
+    ships = tuple(o["behind"])
+    for pick in (0, -1):  # all of them, each backing its first (last) target
+        out.append(JoinDefence(p, ships, tuple(o["behind"][s][pick] for s in ships)))
     return out
 
 
@@ -222,6 +223,8 @@ def _discard(o: dict[str, Any], p: str) -> list[Action]:
 
 
 def _transfer(o: dict[str, Any], p: str) -> list[Action]:
+    for source in o["sources"]:
+        assert o["destinations"][source], f"a transfer offered from {source}, to nowhere"
     return [
         Transfer(p, source, destination, n)
         for source in o["sources"]

@@ -86,7 +86,9 @@ def _pirate_bob(ships: dict[str, tuple[str, str, int]], players=("alice", "bob",
         players=players,
         allies=("green",),
         rest="green",
-        territories={"Alaska": ("alice", 2), "Iceland": ("carol", 2)},
+        territories={
+            t: (p, 2) for t, p in (("Alaska", "alice"), ("Iceland", "carol")) if p in players
+        },
         ships=ships,
         phase=END,
         **kwargs,
