@@ -354,8 +354,8 @@ def test_a_latecomer_may_join_another_ally_during_a_declaration():
     """'If a player turns up late and wants to join the game, they pick an allied army to take
     over. They immediately draw two Risk cards and one poker card' (RULES.md J1: at any time
     after set-up, except for an ally being played). While bob is asked, dave takes purple. Dave
-    now holds a poker card and a pot, so he too is asked whether to contest; green, the last
-    allied army, is dealt every suit (RULES.md A10)."""
+    now holds a poker card and a pot, so he too is asked whether to contest ('One or more
+    other players may contest this, provided they hold at least one poker card')."""
     state = _declaring()
     assert legal_actions(state, "dave") == [ActionSpec("join", {"allies": ["purple"]})]
     poker_top = state.poker_deck.draw[0]
@@ -365,7 +365,6 @@ def test_a_latecomer_may_join_another_ally_during_a_declaration():
     assert (seat.kind, seat.player) == (PLAYER, "dave")
     assert (seat.risk_cards, seat.poker_cards) == (["Ural", "China"], [poker_top])
     assert state.turn is None and (state.contest.ally, state.contest.stage) == ("green", "asking")
-    assert state.seat("green").suits == ["c", "d", "h", "s"]
     assert pending_decisions(state) == [
         Decision("bob", "bob", "challenge"),
         Decision("dave", "purple", "challenge"),
