@@ -36,7 +36,8 @@ class GameListApi(APIView):
         seats = serializers.IntegerField(min_value=2, max_value=6)
         options = serializers.DictField(required=False, default=dict, help_text=(
             "Rules options: win (last-standing | domination | round-limit), round_limit, "
-            "red_queens_high, reveal_needs_cut, map."))  # fmt: skip
+            "red_queens_high, reveal_needs_cut, reveal_once, ally_defender (next | ai), "
+            "ally_cards (own | declarer), map."))  # fmt: skip
         public = serializers.BooleanField(required=False, default=True)
         time_control = serializers.ChoiceField(choices=Game.TimeControl.values, default="untimed")
         minutes = serializers.IntegerField(required=False, allow_null=True, default=None)

@@ -30,9 +30,19 @@ from games.services.play import Committed, game_lock
 from games.services.seeds import engine_seed
 from risk import adapter
 from risk.rules import Options, new_game
-from risk.rules.state import DOMINATION, LAST_STANDING, ROUND_LIMIT
+from risk.rules.state import (
+    AI,
+    ALLY_OWN,
+    DECLARER_ONLY,
+    DOMINATION,
+    LAST_STANDING,
+    NEXT_PLAYER,
+    ROUND_LIMIT,
+)
 
 WINS = (LAST_STANDING, DOMINATION, ROUND_LIMIT)
+ALLY_DEFENDERS = (NEXT_PLAYER, AI)
+ALLY_CARDS = (ALLY_OWN, DECLARER_ONLY)
 
 #: Allowances per time control: live in minutes, correspondence in days.
 LIVE_MINUTES = (1, 240)
@@ -98,9 +108,15 @@ def checked_options(raw: dict[str, Any]) -> Options:
             "a whole number of rounds, at least 1 (a round-limit game needs one)",
             code="invalid", field="options.round_limit",
         )  # fmt: skip
-    for flag in ("red_queens_high", "reveal_needs_cut"):
+    for flag in ("red_queens_high", "reveal_needs_cut", "reveal_once"):
         if flag in raw and not isinstance(raw[flag], bool):
             raise ApplicationError("true or false", code="invalid", field=f"options.{flag}")
+    for choice, allowed in (("ally_defender", ALLY_DEFENDERS), ("ally_cards", ALLY_CARDS)):
+        if choice in raw and raw[choice] not in allowed:
+            raise ApplicationError(
+                f"one of {', '.join(allowed)}", code="invalid", field=f"options.{choice}",
+                allowed=list(allowed),
+            )  # fmt: skip
     from risk.models import Map
 
     map_name = raw.get("map", "classic")

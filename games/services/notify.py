@@ -171,6 +171,8 @@ EVENT_LINES: dict[str, str] = {
     "transferred": "{seat} moved {armies} from {source} to {destination}",
     "turned_in": "{seat} turned in a card set for {reward}",
     "left": "{player} left the game: their army is an allied army now",
+    "conceded": "{player} conceded: their army is an allied army now",
+    "stranded": "{seat}'s ships can neither land nor fight: {seat} is out",
     "joined": "{player} took over the allied army {seat}",
     "ship_sunk": "ship {ship} ({owner}) sank with {armies} aboard",
     "ship_captured": "{by} captured ship {ship}",
@@ -185,7 +187,7 @@ QUIET_ACTIONS = frozenset(
     {"arrange", "place", "attack", "naval_attack", "roll", "retreat", "move_in", "mobilize",
      "join_defence", "prize", "end_campaign", "end_turn", "place_factory", "transfer", "turn_in",
      "place_ship", "leave", "join", "challenge", "answer", "poker", "discard", "cruise", "sail",
-     "embark", "disembark", "end_cruise"}
+     "embark", "disembark", "end_cruise", "concede", "vote_draw", "prefer"}
 )  # fmt: skip
 
 
@@ -231,6 +233,8 @@ def summary_lines(entries: Iterable[Mapping[str, Any]], names: Mapping[str, str]
                 battle = None
             elif kind == "turn_started":
                 lines.append(f"round {event.get('round')}: {name(event.get('seat'))}'s turn began")
+            elif kind == "game_over" and event.get("how") == "draw":
+                lines.append("the game is over: a draw, agreed by every player")
             elif kind == "eliminated":
                 by = event.get("by")
                 lines.append(f"{name(event.get('seat'))} was eliminated"

@@ -31,7 +31,7 @@ from risk.rules import (
     game_dice,
     pending_decisions,
 )
-from risk.rules.actions import Join, Leave
+from risk.rules.actions import ANYTIME_ACTIONS, Concede, Join, Leave
 
 #: Engine refusal codes that mean "not yours to decide", answered 403 rather than 400.
 NOT_YOURS = frozenset({"not-your-turn", "not-playing"})
@@ -171,7 +171,7 @@ def _submit_locked(
         )  # fmt: skip
     action = parse_action(raw, player)
     state = locked_state(game)
-    if not isinstance(action, Join | Leave) and player not in _waiting_for(state):
+    if not isinstance(action, ANYTIME_ACTIONS) and player not in _waiting_for(state):
         raise ForbiddenError(
             f"it is not your decision now; waiting for {_waiting_text(state)}",
             code="not_your_decision",
@@ -241,7 +241,7 @@ def _seat_for_newcomer(game: Game, user: Any) -> Seat:
 
 def _after_own_action(seat: Seat, action: Action) -> None:
     """A player acting for themselves is back: the timeout count starts again."""
-    if isinstance(action, Leave):
+    if isinstance(action, Leave | Concede):
         seat.state = Seat.State.LEFT
     elif isinstance(action, Join):
         seat.state = Seat.State.ACTIVE

@@ -157,7 +157,7 @@ def _seat_ids_over_time(game: Game, player: str | None) -> list[tuple[int, str |
     for sequence, action in moves.values_list("sequence", "action"):
         if action.get("type") == "join":
             spans.append((sequence, action.get("ally")))
-        elif action.get("type") == "leave":
+        elif action.get("type") in ("leave", "concede"):
             spans.append((sequence, None))
     return spans
 

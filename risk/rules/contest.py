@@ -16,7 +16,7 @@ from risk.rules import board
 from risk.rules.actions import Answer, Challenge, IllegalAction, Poker
 from risk.rules.board import Event
 from risk.rules.state import PLAYER, Contest, GameState, Seat
-from risk.rules.turns import advance, start_turn
+from risk.rules.turns import advance, deal_suits, start_turn
 
 HAND_SIZE = 5
 POKER_MOVES = ("choose", "bet", "check", "call", "raise", "fold", "draw", "show", "muck")
@@ -45,7 +45,7 @@ def declare(state: GameState, declarer: str, ally: str, dice: Dice, events: list
     events.append({"type": "ally_declared", "seat": declarer, "ally": ally})
     state.contest = Contest(declarer=declarer, ally=ally)
     if not challengers(state, declarer):
-        _play_ally(state, events)
+        _play_ally(state, dice, events)
 
 
 def asked(state: GameState) -> list[Seat]:
@@ -61,21 +61,21 @@ def do_challenge(state: GameState, action: Challenge, seat: Seat, dice: Dice,
         raise IllegalAction("not-asked", f"{seat.id} has no challenge to answer")
     contest.answers[seat.id] = action.contest
     events.append({"type": "challenge", "seat": seat.id, "contest": action.contest})
-    answers_in(state, events)
+    answers_in(state, dice, events)
 
 
-def answers_in(state: GameState, events: list[Event]) -> None:
+def answers_in(state: GameState, dice: Dice, events: list[Event]) -> None:
     """Once nobody is left to ask (answers given, or someone asked has left), go on."""
     contest = state.contest
     if contest is None or contest.stage != "asking" or asked(state):
         return
     if not any(contest.answers.values()):
-        _play_ally(state, events)
+        _play_ally(state, dice, events)
         return
     declarer = state.seat(contest.declarer)
     if not can_play_poker(state, declarer):  # rule text: cannot answer without a poker card
         events.append({"type": "cannot_answer", "seat": declarer.id})
-        _finish(state, events)
+        _finish(state, dice, events)
         return
     contest.stage = "answer"
 
@@ -84,7 +84,7 @@ def do_answer(state: GameState, action: Answer, dice: Dice, events: list[Event])
     contest = _contest(state, "answer")
     if action.demur:
         events.append({"type": "demurred", "seat": contest.declarer})
-        _finish(state, events)
+        _finish(state, dice, events)
         return
     entrants = [state.seat(contest.declarer)] + [
         s for s in state.seats if contest.answers.get(s.id)
@@ -102,7 +102,7 @@ def do_answer(state: GameState, action: Answer, dice: Dice, events: list[Event])
         )
     except PokerInputError as error:  # the deck cannot fill the hands: nobody plays
         events.append({"type": "no_poker", "reason": error.message})
-        _finish(state, events)
+        _finish(state, dice, events)
         return
     for seat in entrants:
         seat.poker_cards, seat.pot = [], None
@@ -111,7 +111,7 @@ def do_answer(state: GameState, action: Answer, dice: Dice, events: list[Event])
     events += [{**e, "hand": True} for e in hand_events]
 
 
-def do_poker(state: GameState, action: Poker, seat: Seat, events: list[Event]) -> None:
+def do_poker(state: GameState, action: Poker, seat: Seat, dice: Dice, events: list[Event]) -> None:
     contest = _contest(state, "poker")
     assert contest.hand is not None
     move = _poker_move(action, seat.id)
@@ -123,7 +123,7 @@ def do_poker(state: GameState, action: Poker, seat: Seat, events: list[Event]) -
     events += [{**e, "hand": True} for e in hand_events]
     contest.hand = hand
     if hand.result is not None:
-        _settle(state, events)
+        _settle(state, dice, events)
 
 
 def _poker_move(action: Poker, seat_id: str) -> poker.Action:
@@ -138,7 +138,7 @@ def _poker_move(action: Poker, seat_id: str) -> poker.Action:
     raise IllegalAction("move", f"a poker move is one of {', '.join(POKER_MOVES)}", field="move")
 
 
-def _settle(state: GameState, events: list[Event]) -> None:
+def _settle(state: GameState, dice: Dice, events: list[Event]) -> None:
     """Pots and cards back to the seats; the declarer plays the ally on a win in its suit."""
     contest = state.contest
     assert contest is not None and contest.hand is not None and contest.hand.result is not None
@@ -162,17 +162,27 @@ def _settle(state: GameState, events: list[Event]) -> None:
     events.append({"type": "poker_settled", "declarer_won": won, "in_suit": won and in_suit,
                    "pots": pots})  # fmt: skip
     if won and in_suit and state.seat(contest.ally).alive:
-        _play_ally(state, events)
+        _play_ally(state, dice, events)
     else:
-        _finish(state, events)
+        _finish(state, dice, events)
 
 
-def _play_ally(state: GameState, events: list[Event]) -> None:
-    """The declarer plays the ally's turn and takes any poker cards the ally held."""
+def _close(state: GameState, dice: Dice, events: list[Event]) -> Contest:
+    """The declaration is over: late-comers get their poker cards, suits are dealt if owed."""
     contest = state.contest
     assert contest is not None
-    declarer, ally = state.seat(contest.declarer), state.seat(contest.ally)
     state.contest = None
+    for seat_id in contest.owed:
+        events.append(board.give_cards(state, state.seat(seat_id), 0, 1, dice))
+    if contest.redeal:
+        deal_suits(state)
+    return contest
+
+
+def _play_ally(state: GameState, dice: Dice, events: list[Event]) -> None:
+    """The declarer plays the ally's turn and takes any poker cards the ally held."""
+    contest = _close(state, dice, events)
+    declarer, ally = state.seat(contest.declarer), state.seat(contest.ally)
     if ally.poker_cards:
         events.append({"type": "poker_cards_seized", "seat": declarer.id, "from": ally.id,
                        "count": len(ally.poker_cards)})  # fmt: skip
@@ -182,10 +192,8 @@ def _play_ally(state: GameState, events: list[Event]) -> None:
     start_turn(state, ally.id, declarer.actor, events, for_seat=declarer.id)
 
 
-def _finish(state: GameState, events: list[Event]) -> None:
-    contest = state.contest
-    assert contest is not None
-    state.contest = None
+def _finish(state: GameState, dice: Dice, events: list[Event]) -> None:
+    contest = _close(state, dice, events)
     advance(state, contest.declarer, events)
 
 

@@ -238,7 +238,7 @@ def _leave(state: GameState, action: Leave | Concede, dice: Dice, events: list[E
     unarranged = not seat.set_up
     how = "conceded" if isinstance(action, Concede) else "left"
     cut_short = turns.leave(state, seat, events, how=how)
-    contest.answers_in(state, events)  # the leaver may have been the last one asked
+    contest.answers_in(state, dice, events)  # the leaver may have been the last one asked
     if unarranged:  # RULES.md J2: set up as an allied army is, its factory at random
         owned = sorted(state.owned(seat.id))
         factory = owned[dice.roll(len(owned)) - 1]
@@ -295,7 +295,7 @@ def _challenge(state: GameState, action: Challenge, dice: Dice, events: list[Eve
 
 def _poker(state: GameState, action: Poker, dice: Dice, events: list[EventDict]) -> None:
     seat = state.seat(_acts_now(state, action.player, ("poker",)))
-    contest.do_poker(state, action, seat, events)
+    contest.do_poker(state, action, seat, dice, events)
 
 
 def _defender(kind: str, handler: Handler) -> Handler:
@@ -474,7 +474,7 @@ def _turn_specs(state: GameState) -> list[ActionSpec]:
             specs.append(transfer)
     if not turn.factories_to_place and len(holder.poker_cards) <= board.POKER_LIMIT:
         own_turn = turn.for_seat is None and seat.kind == PLAYER
-        allies = [s.id for s in board.live_allies(state)] if own_turn else []
+        allies = [s.id for s in turns.declarable_allies(state)] if own_turn else []
         specs.append(ActionSpec("end_turn", {"allies": allies}))
     return specs
 

@@ -182,6 +182,8 @@ class Contest:
     answers: dict[str, bool] = field(default_factory=dict)  # seat id -> contests?
     stage: str = "asking"  # asking -> answer (declarer: poker or demur) -> poker
     hand: HandState | None = None
+    owed: list[str] = field(default_factory=list)  # late-comers owed a poker card after the hand
+    redeal: bool = False  # a join or leave during the declaration: suits dealt at its end
 
 
 @dataclass
@@ -295,7 +297,9 @@ def clone(state: GameState) -> GameState:
             mobilization=copy.deepcopy(battle.mobilization), support=dict(battle.support),
             decided=dict(battle.decided),
         ),
-        contest=None if contest is None else replace(contest, answers=dict(contest.answers)),
+        contest=None if contest is None else replace(
+            contest, answers=dict(contest.answers), owed=list(contest.owed)
+        ),
         ranking=list(state.ranking),
         draw_votes=list(state.draw_votes),
         created=dict(state.created),

@@ -305,10 +305,15 @@ def check_end_turn(state: GameState, action: EndTurn) -> None:
         if turn.for_seat is not None or state.seat(turn.seat).kind != PLAYER:
             raise IllegalAction("ally", "only a player's own turn ends with playing an ally",
                                 field="ally")  # fmt: skip
-        live = [s.id for s in board.live_allies(state)]
+        live = [s.id for s in declarable_allies(state)]
         if action.ally not in live:
             raise IllegalAction("ally", f"no live allied army {action.ally!r}; live: {live}",
                                 field="ally")  # fmt: skip
+
+
+def declarable_allies(state: GameState) -> list[Seat]:
+    """Live allied armies a player may declare: not a stranded pirate army (RULES.md J6)."""
+    return [s for s in board.live_allies(state) if not board.stranded(state, s.id)]
 
 
 def advance(state: GameState, after: str, events: list[Event]) -> None:
@@ -420,7 +425,13 @@ def do_join(state: GameState, action: Join, dice: Dice, events: list[Event]) -> 
     ally.kind, ally.player = PLAYER, action.player
     deal_suits(state)
     events.append({"type": "joined", "player": action.player, "seat": ally.id})
-    events.append(board.give_cards(state, ally, 2, 1, dice))
+    # While a poker hand is played its deck is on the table: the late-comer's poker card comes
+    # when the hand is over (RULES.md J1).
+    playing = state.contest is not None and state.contest.hand is not None
+    events.append(board.give_cards(state, ally, 2, 0 if playing else 1, dice))
+    if playing:
+        assert state.contest is not None
+        state.contest.owed.append(ally.id)
 
 
 def leave(state: GameState, seat: Seat, events: list[Event], *, how: str = "left") -> bool:
@@ -454,7 +465,11 @@ def leave_refusal(state: GameState, seat: Seat) -> str | None:
 
 
 def deal_suits(state: GameState) -> None:
-    """Suits dealt round-robin over the live allied armies in seat order (RULES.md: suits)."""
+    """Suits dealt round-robin over the live allied armies in seat order (RULES.md A10). While a
+    declaration runs the suits stay as they were declared, and are dealt when it ends."""
+    if state.contest is not None:
+        state.contest.redeal = True
+        return
     allies = [s for s in state.seats if s.kind == ALLIED]
     for seat in state.seats:
         seat.suits = []

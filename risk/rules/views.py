@@ -28,7 +28,8 @@ def view_for(state: GameState, player: str | None) -> dict[str, Any]:
             "id": seat.id, "kind": seat.kind, "player": seat.player, "colour": seat.colour,
             "suits": list(seat.suits), "alive": seat.alive, "set_up": seat.set_up,
             "pot": seat.pot, "risk_cards": len(seat.risk_cards),
-            "poker_cards": len(seat.poker_cards),
+            "poker_cards": len(seat.poker_cards), "defence_dice": seat.defence_dice,
+            "reveal": seat.reveal, "revealed": list(seat.revealed),
         }  # fmt: skip
         if me is not None and seat.id == me.id:
             public["risk_hand"] = list(seat.risk_cards)
@@ -55,6 +56,7 @@ def view_for(state: GameState, player: str | None) -> dict[str, Any]:
         "turn": asdict(state.turn) if state.turn is not None else None,
         "battle": asdict(state.battle) if state.battle is not None else None,
         "contest": _contest_view(state, me.id if me is not None else None),
+        "draw_votes": list(state.draw_votes),
         "pending": [asdict(d) for d in pending_decisions(state)],
         "legal_actions": [asdict(a) for a in legal_actions(state, player)] if player else [],
         "over": state.over,
@@ -102,7 +104,7 @@ def _contest_view(state: GameState, seat_id: str | None) -> dict[str, Any] | Non
         in_hand = seat_id is not None and any(s.player == seat_id for s in contest.hand.seats)
         hand = poker.view_for(contest.hand, seat_id if in_hand else None)
     return {"declarer": contest.declarer, "ally": contest.ally, "answers": dict(contest.answers),
-            "stage": contest.stage, "hand": hand}  # fmt: skip
+            "stage": contest.stage, "hand": hand, "owed": list(contest.owed)}  # fmt: skip
 
 
 def events_for(

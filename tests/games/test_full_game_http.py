@@ -134,7 +134,9 @@ def test_four_bot_clients_play_a_game_to_its_end_through_the_http_api(
     creator = client_for(alice)
     created = creator.post(
         "/api/games",
-        {"seats": 4, "options": {"win": ROUND_LIMIT, "round_limit": ROUNDS}},
+        # The allied armies' own AI answers for them when attacked (option ally_defender, RULES
+        # .md M4), so the server's AI path is exercised; by default the next player would.
+        {"seats": 4, "options": {"win": ROUND_LIMIT, "round_limit": ROUNDS, "ally_defender": "ai"}},
         format="json",
     )
     assert created.status_code == 201

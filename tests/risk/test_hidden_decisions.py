@@ -93,7 +93,9 @@ def test_what_the_game_waits_for_never_depends_on_a_hidden_card(seed: int, playe
         try:
             twin_after, _ = apply(twin, action, game_dice(twin))
         except IllegalAction as error:
-            pytest.fail(f"step {step}: {action} is legal or not depending on others' cards: {error}")
+            pytest.fail(
+                f"step {step}: {action} is legal or not depending on others' cards: {error}"
+            )
         assert _public(after) == _public(twin_after), f"step {step}: {action}"
         mobilizations += any(d.kind == "mobilize" for d in pending_decisions(after))
         state = after

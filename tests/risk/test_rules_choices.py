@@ -23,6 +23,7 @@ from risk.rules.actions import (
     Mobilize,
     MoveIn,
     Place,
+    Poker,
     Prefer,
     Retreat,
     Roll,
@@ -381,32 +382,29 @@ def test_the_declared_ally_cannot_be_joined_during_the_declaration():
 
 
 def test_a_latecomer_may_join_during_the_poker_hand():
-    """RULES.md J1 during the poker hand (stage "poker"): dave takes purple; the hand goes on and
-    his poker card comes from the discards (the draw pile is the hand's deck), here the 9h."""
+    """RULES.md J1 during the poker hand (stage "poker"): dave takes purple and draws his two
+    Risk cards at once ('They immediately draw two Risk cards and one poker card'); the poker
+    deck is on the table for the hand, so his poker card is owed and dealt from the top of the
+    deck when the hand is over (alice folds: the 9th card of the hand's deck, after 4 each)."""
     state = _declaring()
     state, _ = act(state, Challenge("bob", contest=True))
     state, _ = act(state, Answer("alice", demur=False))
-    state.poker_deck.discard = ["9h"]
-    state, _ = act(state, Join("dave", ally="purple"))
-    assert state.seat("purple").poker_cards == ["9h"]
-    assert state.contest.stage == "poker" and state.contest.hand is not None
+    deck = state.contest.hand.deck
+    state, events = act(state, Join("dave", ally="purple"))
+    assert state.seat("purple").risk_cards == ["Ural", "China"]
+    assert state.seat("purple").poker_cards == []
+    assert of_type(events, "cards_drawn")[0]["poker"] == 0
+    assert state.contest.owed == ["purple"]
     assert pending_decisions(state) == [
         Decision("alice", "alice", "poker"),
         Decision("bob", "bob", "poker"),
     ]
-
-
-def test_a_latecomer_joining_during_the_poker_hand_still_draws_a_poker_card():
-    """'They immediately draw two Risk cards and one poker card': during the poker hand the
-    poker draw pile is held by the hand, and here the discard pile is empty; dave must still
-    get his poker card."""
-    state = _declaring()
-    state, _ = act(state, Challenge("bob", contest=True))
-    state, _ = act(state, Answer("alice", demur=False))
-    assert (state.poker_deck.draw, state.poker_deck.discard) == ([], [])
-    state, events = act(state, Join("dave", ally="purple"))
-    assert len(state.seat("purple").poker_cards) == 1
-    assert of_type(events, "cards_drawn")[0]["poker"] == 1
+    state, _ = act(state, Poker("alice", "choose", ("Ah",)))
+    state, _ = act(state, Poker("bob", "choose", ("2c",)))
+    state, events = act(state, Poker("alice", "fold"))
+    assert state.contest is None
+    assert state.seat("purple").poker_cards == [deck[8]]
+    assert of_type(events, "cards_drawn")[-1]["seat"] == "purple"
 
 
 def test_no_joining_during_the_set_up():

@@ -170,28 +170,22 @@ def test_a_stranded_pirate_leaving_one_player_ends_the_game():
     assert state.over and state.turn is None
 
 
-def test_a_stranded_allied_army_is_out_when_it_is_declared():
-    """RULES.md J6 at the start of an allied army's turn ('An allied army gets all of the same
-    army bonuses as a player', and so the same turn start): alice declares green, a pirate with
-    one army in the Arctic; nobody can contest (no poker cards). Green is scuttled and out, its
-    Risk card discarded, and bob, the player after alice, plays."""
+def test_a_stranded_allied_army_cannot_be_declared():
+    """RULES.md J6: an allied army that is a stranded pirate (one army aboard, alone in the
+    Arctic) could never act; it is not offered at the end of alice's turn, and declaring it is
+    refused (code "ally")."""
     state = make_state(
         players=("alice", "bob"),
         allies=("green", "grey"),
         rest="grey",
         territories={"Iceland": ("alice", 2), "Peru": ("bob", 2)},
         ships={"G1": ("green", "Arctic:Siberia", 1)},
-        risk_hands={"green": ["Japan"]},
         phase=END,
     )
-    state, events = act(state, EndTurn("alice", ally="green"))
-    assert _types(events) == [
-        "turn_ended", "ally_declared", "ally_played", "stranded", "ship_sunk", "eliminated",
-        "turn_started",
-    ]  # fmt: skip
-    assert of_type(events, "eliminated") == [{"type": "eliminated", "seat": "green", "by": None}]
-    assert not state.seat("green").alive and state.risk_deck.discard == ["Japan"]
-    assert (state.turn.seat, state.turn.for_seat, state.turn.controller) == ("bob", None, "bob")
+    (end_turn,) = [s for s in legal_actions(state, "alice") if s.type == "end_turn"]
+    assert end_turn.options["allies"] == ["grey"]
+    error = refused(state, EndTurn("alice", ally="green"))
+    assert (error.code, error.field) == ("ally", "ally")
 
 
 # --- J7: conceding -------------------------------------------------------------------------------
