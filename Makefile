@@ -1,5 +1,5 @@
 # The two set-up commands (README): `make run` serves, `make test` runs the whole suite.
-.PHONY: run test lint bench bench-load
+.PHONY: run test test-quick lint bench bench-load
 
 run:
 	@scripts/bootstrap.sh
@@ -8,6 +8,11 @@ run:
 test:
 	@scripts/bootstrap.sh test
 	@scripts/test.sh
+
+# The same suite without the tests marked `slow` (the long property tests), for a quick local run.
+test-quick:
+	@scripts/bootstrap.sh test
+	@SKIP_SLOW=1 scripts/test.sh
 
 lint:
 	@scripts/bootstrap.sh test
@@ -20,6 +25,7 @@ bench:
 	@.venv/bin/python bench/risk_odds.py
 	@.venv/bin/python bench/crt_resolutions.py
 	@.venv/bin/python bench/risk_engine.py
+	@.venv/bin/python bench/risk_growth.py
 
 # The load benchmark of issue 7 (not part of `make bench`: it needs PostgreSQL and Redis running,
 # and takes a few minutes). Starts the stack itself: migrate, N daphne workers, a Celery worker;

@@ -14,9 +14,14 @@ reports="$(mktemp -d)"
 trap 'rm -rf "$reports"' EXIT
 status=0
 
+# SKIP_SLOW=1 (make test-quick) leaves out the tests marked `slow` (long property tests); CI and
+# `make test` run them.
+embedded="not services"
+[ "${SKIP_SLOW:-0}" = 1 ] && embedded="not services and not slow"
+
 echo "== pass 1: embedded default =="
 env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL -u CELERY_RESULT_BACKEND \
-  "$PY" -m pytest -m "not services" --junitxml="$reports/embedded.xml" "$@" || status=$?
+  "$PY" -m pytest -m "$embedded" --junitxml="$reports/embedded.xml" "$@" || status=$?
 
 echo "== pass 2: PostgreSQL + Redis =="
 # shellcheck source=scripts/services.sh
