@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import types
 import typing
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar
 
 
@@ -31,6 +31,14 @@ class IllegalAction(ValueError):
         self.reason = reason
         self.field = field
         super().__init__(f"{code}: {reason}")
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One kind of action a player may take now, with the choices open to them (JSON-ready)."""
+
+    type: str
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from combat.dice import Dice
 from combat.risk_dice import roll_dice
 from risk.rules import board
 from risk.rules.actions import (
+    ActionSpec,
     Attack,
     IllegalAction,
     JoinDefence,
@@ -286,8 +287,6 @@ def naval_attack_spec(state: GameState) -> ActionSpec | None:
     ``armies``, from ``min_armies`` to the least ``crew`` of the chosen ships. A mode is listed
     only when some grouping of the listed ships allows it.
     """
-    from risk.rules.engine import ActionSpec  # engine imports this module: import late
-
     assert state.turn is not None
     me, bmap = state.turn.seat, board.board_map(state)
     defenders: dict[str, dict[str, list[str]]] = {}

@@ -9,7 +9,7 @@ someone else's turn; ``legal_actions`` lists what one player may do, as ``Action
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from combat.cards import all_sets
@@ -20,6 +20,7 @@ from combat.poker.draw import HAND_SIZE, HandState
 from risk.rules import battles, board, contest, setup, ships, turns
 from risk.rules.actions import (
     Action,
+    ActionSpec,
     Answer,
     Arrange,
     Attack,
@@ -84,14 +85,6 @@ class Decision:
     player: str
     seat: str
     kind: str
-
-
-@dataclass(frozen=True)
-class ActionSpec:
-    """One kind of action a player may take now, with the choices open to them (JSON-ready)."""
-
-    type: str
-    options: dict[str, Any] = field(default_factory=dict)
 
 
 def game_dice(state: GameState) -> SeededDice:
