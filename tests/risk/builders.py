@@ -103,6 +103,22 @@ def make_state(
     return state
 
 
+def kamchatka_front(kamchatka: int = 2, *, mobilized: bool = True, **kwargs) -> GameState:
+    """Alice's campaign: she holds Alaska and Japan (10 each), both bordering bob's Kamchatka;
+    bob also holds Peru; the allied army ally-1 holds everything else. ``mobilized``: bob had
+    his cut this turn already, so an attack on him rolls no mobilization dice."""
+    territories = {
+        "Alaska": ("alice", 10),
+        "Japan": ("alice", 10),
+        "Kamchatka": ("bob", kamchatka),
+        "Peru": ("bob", 1),
+    }
+    state = make_state(allies=("ally-1",), territories=territories, **kwargs)
+    if mobilized:
+        state.turn.attacked.append("bob")
+    return state
+
+
 def act(state: GameState, action: Action, *rolls: int) -> tuple[GameState, list[Event]]:
     """Apply ``action`` with exactly these die rolls (and check they were all used)."""
     dice = FixedDice(list(rolls))

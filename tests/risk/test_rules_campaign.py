@@ -16,19 +16,7 @@ from risk.rules.actions import Attack, EndCampaign, Mobilize, MoveIn, Retreat, R
 from risk.rules.engine import Decision
 from risk.rules.state import MOBILIZE, ROLLING, WON, GameState
 from tests.risk.builders import act, make_state, of_type, refused
-
-
-def _state(kamchatka: int = 2, *, mobilized: bool = True, **kwargs) -> GameState:
-    territories = {
-        "Alaska": ("alice", 10),
-        "Japan": ("alice", 10),
-        "Kamchatka": ("bob", kamchatka),
-        "Peru": ("bob", 1),
-    }
-    state = make_state(allies=("ally-1",), territories=territories, **kwargs)
-    if mobilized:
-        state.turn.attacked.append("bob")  # bob had his cut already: no mobilization dice
-    return state
+from tests.risk.builders import kamchatka_front as _state
 
 
 def _refused(state: GameState, action, *rolls: int) -> str:

@@ -42,21 +42,9 @@ from risk.rules.state import (
     Options,
 )
 from tests.risk.builders import act, decision_specs, make_state, of_type, refused
+from tests.risk.builders import kamchatka_front as _state
 
 MISS = ["Egypt", "Iceland"]  # a cut of 1 shows Egypt, ally-1's: no bonus for bob
-
-
-def _state(kamchatka: int = 2, *, mobilized: bool = True, **kwargs) -> GameState:
-    territories = {
-        "Alaska": ("alice", 10),
-        "Japan": ("alice", 10),
-        "Kamchatka": ("bob", kamchatka),
-        "Peru": ("bob", 1),
-    }
-    state = make_state(allies=("ally-1",), territories=territories, **kwargs)
-    if mobilized:
-        state.turn.attacked.append("bob")  # bob had his cut already: no mobilization dice
-    return state
 
 
 def _normal(armies: int = 9) -> Attack:
