@@ -32,9 +32,14 @@ to the game engine.
 
 Exact odds: one roll's distribution is counted exactly, in integers, by a dynamic programme over
 the faces 6..1 (``_roll_counts``; defender dice go first within a face, which gives ties to the
-defender); a battle's distribution
-comes from a second dynamic programme over its states in decreasing order of armies left (every
-roll destroys at least one army). Nothing is sampled.
+defender). Counting all of them up to 60 dice a side takes minutes, so the counts, rounded once
+to probabilities, are shipped in ``data/risk_rolls.npz`` and loaded (and checked) once per
+process (``_tables``). A battle's distribution comes from a second dynamic programme over its
+states in decreasing order of armies left (every roll destroys at least one army), a whole layer
+of states at a time in numpy arrays: normal and committed attacks as a chain over (attackers,
+defenders) walked by diagonals (``_solve_line``), flanking attacks as layers of numbered states
+(``_solve_flanking``). Nothing is sampled. The solvers charge ``combat.budget`` one unit per
+successor state generated; ``estimated_states`` predicts that count from the request.
 """
 
 from __future__ import annotations
@@ -42,9 +47,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from math import comb
+from math import comb, prod
+from pathlib import Path
 from typing import Any, NamedTuple
 
+import numpy as np
+
+from combat.budget import charge
 from combat.dice import Dice
 from combat.errors import CombatInputError
 
@@ -115,11 +124,75 @@ def _placements(rem: int, v: int, room: int) -> tuple[tuple[int, int], ...]:
     return tuple(result)
 
 
-@lru_cache(maxsize=4096)
+@cache
 def _roll_distribution(n: int, m: int, bonus: bool) -> tuple[tuple[tuple[int, int], float], ...]:
-    """The same as ``_roll_counts``, as probabilities (exact rationals rounded once)."""
+    """The same as ``_roll_counts``, as probabilities (exact rationals rounded once): read from
+    the shipped tables up to ``TABLE_DICE`` dice a side, counted beyond."""
+    if n <= TABLE_DICE and m <= TABLE_DICE:
+        row, c = _tables()[int(bonus), n, m], min(n, m)
+        return tuple(((c - won, won), float(row[won])) for won in range(c, -1, -1))
     total = 6 ** (n + m)
     return tuple((losses, ways / total) for losses, ways in _roll_counts(n, m, bonus))
+
+
+TABLE_DICE = 60  # the shipped tables cover 1..60 dice a side (MAX_COMMITMENT)
+TABLE_FILE = Path(__file__).parent / "data" / "risk_rolls.npz"
+_CHECKED_EXACTLY = 5  # at load, tables up to this many dice a side are recounted exactly
+
+
+@cache
+def _tables() -> np.ndarray:
+    """Every one-roll distribution, loaded and validated once per process.
+
+    ``table[bonus, n, m, won]`` is the probability that ``n`` attacker dice (with the +1 when
+    ``bonus``) against ``m`` defender dice win exactly ``won`` of the min(n, m) comparisons: the
+    exact count of ``_roll_counts`` divided by 6^(n+m), rounded once. The file is written by
+    ``python -m combat.risk_dice --write-tables`` (minutes of big-integer counting, so it is
+    shipped rather than rebuilt). Loading checks the shape, that every row is a distribution over
+    exactly 0..min(n, m) wins, and recounts the small tables exactly.
+    """
+    with np.load(TABLE_FILE) as data:
+        table = np.array(data["probabilities"], dtype=np.float64)
+    size = TABLE_DICE + 1
+    if table.shape != (2, size, size, size) or not np.isfinite(table).all():
+        raise ValueError(f"{TABLE_FILE.name}: expected finite (2, {size}, {size}, {size}) tables")
+    n, m, won = np.ogrid[:size, :size, :size]
+    allowed = (n >= 1) & (m >= 1) & (won <= np.minimum(n, m))
+    if (table[:, ~allowed] != 0).any() or (table[:, allowed] <= 0).any():
+        raise ValueError(f"{TABLE_FILE.name}: a row is not over 0..min(n, m) wins")
+    sums = table.sum(axis=3)[:, 1:, 1:]
+    if np.abs(sums - 1.0).max() > 1e-12:
+        raise ValueError(f"{TABLE_FILE.name}: a row does not sum to one")
+    for bonus in (0, 1):
+        for a in range(1, _CHECKED_EXACTLY + 1):
+            for d in range(1, _CHECKED_EXACTLY + 1):
+                if _exact_row(a, d, bool(bonus)) != table[bonus, a, d, : min(a, d) + 1].tolist():
+                    raise ValueError(f"{TABLE_FILE.name}: table {a} v {d} differs from the count")
+    table.setflags(write=False)
+    return table
+
+
+def _exact_row(n: int, m: int, bonus: bool) -> list[float]:
+    """P(the attacker wins exactly k comparisons) for k = 0..min(n, m), from the exact count."""
+    c, total = min(n, m), 6 ** (n + m)
+    row = [0.0] * (c + 1)
+    for (_lost, won), ways in _roll_counts(n, m, bonus):
+        row[won] = ways / total
+    return row
+
+
+def write_tables(path: Path = TABLE_FILE, *, processes: int = 2) -> None:
+    """Count every table exactly and write the file ``_tables`` loads (slow: minutes)."""
+    from multiprocessing import Pool
+
+    size = TABLE_DICE + 1
+    jobs = [(n, m, b) for n in range(1, size) for m in range(1, size) for b in (False, True)]
+    jobs.sort(key=lambda job: -min(job[0], job[1]))  # the longest first
+    table = np.zeros((2, size, size, size))
+    with Pool(processes) as pool:
+        for (n, m, b), row in zip(jobs, pool.starmap(_exact_row, jobs), strict=True):
+            table[int(b), n, m, : len(row)] = row
+    np.savez_compressed(path, probabilities=table)
 
 
 def roll_odds(
@@ -545,12 +618,375 @@ def _battle_odds(attackers, defenders, mode, reserves, flanks, stop_below, naval
         stop_below=stop_below,
         naval=naval,
     )
-    ends = solve(setup, start)
-    return _summarise(setup, start, ends)
+    if setup.mode == "flanking":
+        ends = _solve_flanking(setup, start)
+        if ends is None:  # too many flanks to number the states in 64 bits
+            return _summarise(setup, start, solve(setup, start))
+    else:
+        ends = _solve_line(setup, start)
+    return _summarise_arrays(setup, start, ends)
+
+
+def estimated_states(
+    attackers: int | None,
+    defenders: int,
+    *,
+    mode: str = "normal",
+    reserves: int = 0,
+    flanks: Sequence[int] | None = None,
+    stop_below: int = 0,
+    naval: bool = False,
+) -> int:
+    """The order of the work ``battle_odds`` charges to the budget (one unit per successor state
+    a roll generates), from the request alone: validated like ``battle_odds``, computed in
+    microseconds, growing with every size.
+
+    Normal and committed: the (attackers left, defenders left) pairs that can still roll, times
+    the outcomes of a roll (min(dice) + 1). Flanking: the flanks' sizes times the defenders left
+    times whose turn it is, times half the outcomes of the largest roll (the capture counts
+    spread the states reached over fewer of these than there are), a quarter more at sea (a
+    flank sunk by the sink roll is remembered).
+    """
+    setup, start = build(
+        attackers,
+        defenders,
+        mode=mode,
+        reserves=reserves,
+        flanks=flanks,
+        stop_below=stop_below,
+        naval=naval,
+    )
+    d = start.defenders
+    if setup.mode == "normal":
+        return max(1, (start.flanks[0] - setup.stop_below) * d * 3)
+    blocks = setup.commitments
+    outcomes = min(max(blocks), max(1, max(blocks) - 1), d) + 1  # successors of one state
+    if setup.mode == "committed":
+        return (blocks[0] + start.reserves) * d * outcomes
+    states = prod(f + 1 for f in blocks) * d * len(blocks) * outcomes // 2
+    return states * 5 // 4 if naval else states
+
+
+# --- the fast exact solvers -----------------------------------------------------------------
+#
+# Both walk the battle's states in decreasing order of armies left (every roll destroys at
+# least one army), hold a whole layer in numpy arrays, and charge the budget one unit per
+# successor state a roll generates (a state's roll outcomes), once per layer (flanking: per chunk
+# of at most ``_CHUNK`` states), before those successors are allocated: the memory held is
+# bounded by the work charged.
+
+
+@dataclass
+class _Ends:
+    """End states as arrays, one row each (rows may repeat a key; they are summed)."""
+
+    flanks: np.ndarray  # (rows, number of flanks) armies standing
+    reserves: np.ndarray
+    defenders: np.ndarray
+    captured: np.ndarray
+    attacker_sunk: np.ndarray  # a flank went down with its ship on a sink roll
+    defender_sunk: np.ndarray  # the defending ship went down on a sink roll
+    probability: np.ndarray
+
+
+def _solve_line(setup: BattleSetup, start: BattleState) -> _Ends:
+    """Normal and committed battles, at sea or not, as a chain over (attackers, defenders).
+
+    A committed attack's state is its total T (block and reserves): losses are replaced while
+    reserves last, so the block is min(T, commitment) and the reserves the rest. Layers are the
+    diagonals T + d; a roll with c comparisons moves mass from diagonal S to S - c, so a ring of
+    max(c) + 1 diagonals (each a vector over d) is all the memory the walk needs.
+    """
+    total, d0 = start.flanks[0] + start.reserves, start.defenders
+    if setup.mode == "normal":
+        block, most_dice, stop = 3, 2, setup.stop_below
+    else:
+        block, most_dice, stop = setup.commitments[0], max(1, setup.commitments[0] - 1), 0
+    width = min(block, most_dice) + 1
+    table = _tables()[0]
+    ring = np.zeros((width, d0 + 1))
+    flat = ring.reshape(-1)
+    ring[(total + d0) % width, d0] = 1.0
+    won = np.arange(width)
+    attacker_won = np.zeros(total + 1)  # d = 0, by T
+    defender_sunk = np.zeros(total + 1)  # naval: sunk by the sink roll, by T
+    attacker_gone = np.zeros(d0 + 1)  # T = 0 (or a sunk block with no reserves), by d
+    stopped: dict[int, np.ndarray] = {}  # normal: T <= stop_below with defenders left
+    sunk_with_reserves: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    for s in range(total + d0, 0, -1):
+        row = ring[s % width]
+        lo, hi = max(0, s - total), min(d0, s)
+        mass = row[lo : hi + 1].copy()
+        row[:] = 0.0
+        d = np.arange(lo, hi + 1)
+        t = s - d
+        if lo == 0:
+            attacker_won[s] += mass[0]
+        if hi == s:
+            attacker_gone[s] += mass[-1]
+        live = (d >= 1) & (t >= 1) & (mass > 0)
+        if stop:
+            halted = live & (t <= stop)
+            for ti, di, pi in zip(t[halted], d[halted], mass[halted], strict=True):
+                stopped.setdefault(int(ti), np.zeros(d0 + 1))[di] += pi
+            live &= t > stop
+        if not live.any():
+            continue
+        mass, d, t = mass[live], d[live], t[live]
+        n = np.minimum(t, block)
+        c = np.minimum(n, np.minimum(d, most_dice))
+        charge(int(c.sum()) + len(c))  # the successors this diagonal generates
+        moves = table[n, np.minimum(d, most_dice), :width] * mass[:, None]
+        if setup.naval:
+            aboard = block if setup.mode == "committed" else total  # the rest are reserves
+            _line_sink_rolls(
+                moves, t, d, c, aboard, attacker_gone, defender_sunk, sunk_with_reserves
+            )
+        target = ((s - c) % width) * (d0 + 1) + d
+        ok = won[None, :] <= c[:, None]
+        np.add.at(flat, (target[:, None] - won[None, :])[ok], moves[ok])
+    return _line_ends(
+        setup, total, d0, attacker_won, defender_sunk, attacker_gone, stopped, sunk_with_reserves
+    )
+
+
+def _line_sink_rolls(moves, t, d, c, block, attacker_gone, defender_sunk, sunk_with_reserves):
+    """Naval: split the total defeats between sinking (15/36) and fighting on, in place."""
+    rows = np.arange(len(t))
+    routed = t - c > 0  # the attacker lost every comparison and still has armies aboard
+    if routed.any():
+        sinks = moves[routed, 0] * P_SINK
+        moves[routed, 0] *= 1 - P_SINK
+        reserves = np.maximum(t[routed] - c[routed] - block, 0)
+        aboard = reserves == 0
+        attacker_gone[d[routed][aboard]] += sinks[aboard]
+        if (~aboard).any():
+            sunk_with_reserves.append((reserves[~aboard], d[routed][~aboard], sinks[~aboard]))
+    routed = d - c > 0  # the defender lost every comparison and still has armies aboard
+    if routed.any():
+        r, cr = rows[routed], c[routed]
+        defender_sunk[t[routed]] += moves[r, cr] * P_SINK
+        moves[r, cr] *= 1 - P_SINK
+
+
+def _line_ends(setup, total, d0, attacker_won, defender_sunk, attacker_gone, stopped, sunk):
+    block = setup.commitments[0] if setup.mode == "committed" else total
+    parts = []  # (T standing, reserves, defenders, attacker sunk, defender sunk, probability)
+    t = np.arange(total + 1)
+    parts.append((t, np.zeros_like(t), np.zeros_like(t), False, False, attacker_won))
+    parts.append((t, np.zeros_like(t), np.zeros_like(t), False, True, defender_sunk))
+    d = np.arange(d0 + 1)
+    parts.append((np.zeros_like(d), np.zeros_like(d), d, False, False, attacker_gone))
+    for ti, by_d in stopped.items():
+        parts.append((np.full_like(d, ti), np.zeros_like(d), d, False, False, by_d))
+    for reserves, dd, p in sunk:
+        parts.append((np.zeros_like(dd), reserves, dd, True, False, p))
+    standing = np.concatenate([np.asarray(x[0]) for x in parts])
+    reserves = np.concatenate([np.asarray(x[1]) for x in parts])
+    fighting = np.minimum(standing, block)
+    reserves = reserves + standing - fighting
+    rows = [len(x[5]) for x in parts]
+    return _Ends(
+        flanks=fighting[:, None],
+        reserves=reserves,
+        defenders=np.concatenate([np.asarray(x[2]) for x in parts]),
+        captured=np.zeros(sum(rows), dtype=np.int64),
+        attacker_sunk=np.repeat([x[3] for x in parts], rows),
+        defender_sunk=np.repeat([x[4] for x in parts], rows),
+        probability=np.concatenate([x[5] for x in parts]),
+    )
+
+
+def _solve_flanking(setup: BattleSetup, start: BattleState) -> _Ends | None:
+    """Flanking battles: layers of states (flanks, defenders, turn, captures, a flank sunk),
+    each numbered by one int64 so a layer's duplicates merge with ``np.unique``."""
+    blocks = np.array(setup.commitments, dtype=np.int64)
+    k, d0 = len(blocks), start.defenders
+    radix = [*(blocks + 1).tolist(), d0 + 1, k, d0 + 1, 2]  # flanks..., d, turn, captured, sunk
+    if prod(radix) >= 2**62:
+        return None
+    weights = np.array([prod(radix[i + 1 :]) for i in range(len(radix))], dtype=np.int64)
+    radix_arr = np.array(radix, dtype=np.int64)
+    start_code = int(np.dot([*blocks.tolist(), d0, 0, 0, 0], weights))
+    pending: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {
+        int(blocks.sum()) + d0: [(np.array([start_code]), np.array([1.0]))]
+    }
+    ends: list[tuple[np.ndarray, np.ndarray, bool]] = []  # (columns, probability, defender sunk)
+    while pending:
+        level = max(pending)
+        pieces = pending.pop(level)
+        codes = np.concatenate([x[0] for x in pieces])
+        mass = np.concatenate([x[1] for x in pieces])
+        if len(pieces) > 1:
+            codes, inverse = np.unique(codes, return_inverse=True)
+            mass = np.bincount(inverse, weights=mass, minlength=len(codes))
+        cols = (codes[:, None] // weights[None, :]) % radix_arr[None, :]
+        flanks, d = cols[:, :k], cols[:, k]
+        over = (d == 0) | ~flanks.any(axis=1)
+        if over.any():
+            ends.append((cols[over], mass[over], False))
+        live = ~over & (mass > 0)
+        cols, mass = cols[live], mass[live]
+        for lo in range(0, len(mass), _CHUNK):
+            chunk = slice(lo, lo + _CHUNK)
+            _expand_flanking(setup, cols[chunk], mass[chunk], weights, pending, ends)
+    cols = np.concatenate([x[0] for x in ends])
+    defender_sunk = np.concatenate([np.full(len(x[1]), x[2]) for x in ends])
+    return _Ends(
+        flanks=cols[:, :k],
+        reserves=np.zeros(len(cols), dtype=np.int64),
+        defenders=cols[:, k],
+        captured=cols[:, k + 2],
+        attacker_sunk=cols[:, k + 3] == 1,
+        defender_sunk=defender_sunk,
+        probability=np.concatenate([x[1] for x in ends]),
+    )
+
+
+_CHUNK = 4096  # flanking states expanded at a time: bounds the time between charges and memory
+
+
+def _expand_flanking(setup, cols, mass, weights, pending, ends):
+    """One roll from each of these states; the successors go to ``pending`` by armies left."""
+    k = len(setup.commitments)
+    table = _tables()
+    dice_cap = np.maximum(1, np.array(setup.commitments, dtype=np.int64) - 1)
+    flanks, d, turn, captured = cols[:, :k], cols[:, k], cols[:, k + 1], cols[:, k + 2]
+    rows = np.arange(len(mass))
+    n = flanks[rows, turn]
+    m = np.minimum(dice_cap[turn], d)
+    bonus = (flanks > 0).sum(axis=1) >= 2
+    c = np.minimum(n, m)
+    charge(int(c.sum()) + len(c))  # the successors generated, before they are allocated
+    width = int(c.max()) + 1
+    moves = table[bonus.astype(np.int64), n, m, :width] * mass[:, None]
+    src, won = np.nonzero(np.arange(width)[None, :] <= c[:, None])
+    p = moves[src, won]
+    lost = c[src] - won
+    new = cols[src].copy()
+    new[np.arange(len(src)), turn[src]] = n[src] - lost
+    new[:, k] = d[src] - won
+    new[:, k + 2] = captured[src] + (bonus[src] & (won == c[src]))
+    if setup.naval:
+        new, p, src = _flanking_sink_rolls(new, p, src, won, c, turn, k, ends)
+    new[:, k + 1] = _next_turns(new[:, :k], turn[src])
+    after = new[:, :k].sum(axis=1) + new[:, k]
+    order = np.argsort(after.astype(np.int16), kind="stable")  # a radix sort
+    after, new, p = after[order], new[order], p[order]
+    splits = np.flatnonzero(np.diff(after)) + 1
+    new_codes = new @ weights
+    for lo, hi in zip(np.r_[0, splits], np.r_[splits, len(after)], strict=True):
+        pending.setdefault(int(after[lo]), []).append((new_codes[lo:hi], p[lo:hi]))
+
+
+def _flanking_sink_rolls(new, p, src, won, c, turn, k, ends):
+    """Naval flanking: a routed flank with armies aboard sinks (15/36, the others fight on); a
+    routed defender with armies aboard sinks, ending the battle."""
+    cs = c[src]
+    standing = new[np.arange(len(new)), turn[src]]
+    attacker_routed = (won == 0) & (standing > 0)
+    defender_routed = (won == cs) & (new[:, k] > 0)
+    sunk_att = new[attacker_routed].copy()
+    sunk_att[np.arange(len(sunk_att)), turn[src][attacker_routed]] = 0
+    sunk_att[:, k + 3] = 1
+    sunk_def = new[defender_routed].copy()
+    sunk_def[:, k] = 0
+    ends.append((sunk_def, p[defender_routed] * P_SINK, True))
+    fight_on = p.copy()
+    fight_on[attacker_routed | defender_routed] *= 1 - P_SINK
+    return (
+        np.concatenate([new, sunk_att]),
+        np.concatenate([fight_on, p[attacker_routed] * P_SINK]),
+        np.concatenate([src, src[attacker_routed]]),
+    )
+
+
+def _next_turns(flanks: np.ndarray, turn: np.ndarray) -> np.ndarray:
+    """The next flank after ``turn`` with armies standing (``turn`` itself last; unchanged when
+    none stands)."""
+    k = flanks.shape[1]
+    result = turn.copy()
+    found = np.zeros(len(turn), dtype=bool)
+    rows = np.arange(len(turn))
+    for offset in range(1, k + 1):
+        candidate = (turn + offset) % k
+        hit = ~found & (flanks[rows, candidate] > 0)
+        result[hit] = candidate[hit]
+        found |= hit
+    return result
+
+
+_SHIPS = (None, "sunk", "capturable", "afloat")
+
+
+def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of a non-negative integer matrix (sorted) and each row's index among
+    them: one int64 number a row when the columns' ranges allow it (far faster than axis=0)."""
+    radix = rows.max(axis=0, initial=0) + 1 if len(rows) else np.ones(rows.shape[1], np.int64)
+    if prod(radix.tolist()) >= 2**62:
+        keys, inverse = np.unique(rows, axis=0, return_inverse=True)
+        return keys, inverse.reshape(-1)
+    weights = np.array([prod(radix[i + 1 :].tolist()) for i in range(len(radix))], np.int64)
+    _codes, first, inverse = np.unique(rows @ weights, return_index=True, return_inverse=True)
+    return rows[first], inverse.reshape(-1)
+
+
+def _summarise_arrays(setup: BattleSetup, start: BattleState, ends: _Ends) -> RiskOdds:
+    p = ends.probability
+    standing = ends.flanks.sum(axis=1)
+    attacker_left = standing + ends.reserves
+    wins = float(p[(ends.defenders == 0) & (standing > 0)].sum())
+    total_start = sum(start.flanks) + start.reserves
+    if setup.naval:
+        ship = np.where(
+            ends.defender_sunk,
+            1,
+            np.where(ends.defenders > 0, 3, np.where(ends.flanks.max(axis=1) >= 2, 2, 1)),
+        )
+    else:
+        ship = np.zeros(len(p), dtype=np.int64)
+    key = np.column_stack([ends.flanks, ends.reserves, ends.defenders, ends.captured, ship])
+    keys, inverse = _unique_rows(key)
+    merged = np.bincount(inverse, weights=p, minlength=len(keys))
+    present = merged > 0
+    keys, merged = keys[present], merged[present]
+    order = np.argsort(-merged, kind="stable")
+    k = ends.flanks.shape[1]
+    outcomes = tuple(
+        RiskOutcome(
+            sum(row[:k]) + row[k],
+            tuple(row[:k]),
+            row[k + 1],
+            row[k + 2],
+            float(prob),
+            _SHIPS[row[k + 3]],
+        )
+        for row, prob in zip(keys[order].tolist(), merged[order].tolist(), strict=True)
+    )
+    naval = None
+    if setup.naval:
+        naval = {
+            "defender_ship_sunk": float(p[ship == 1].sum()),
+            "defender_ship_capturable": float(p[ship == 2].sum()),
+            "attacker_ship_sunk": float(p[ends.attacker_sunk | (standing == 0)].sum()),
+        }
+    return RiskOdds(
+        mode=setup.mode,
+        attacker_wins=wins,
+        defender_wins=1.0 - wins,
+        expected_attacker_losses=float(p @ (total_start - attacker_left)),
+        expected_defender_losses=float(p @ (start.defenders - ends.defenders)),
+        expected_captures=float(p @ ends.captured),
+        outcomes=outcomes,
+        naval=naval,
+    )
 
 
 def solve(setup: BattleSetup, start: BattleState) -> list[tuple[float, BattleState]]:
-    """Every end state with its probability: states by decreasing armies left, each once."""
+    """Every end state with its probability: states by decreasing armies left, each once.
+
+    The generic walk through ``step`` (one state at a time); ``battle_odds`` uses it only for
+    flanking attacks with too many flanks for ``_solve_flanking``'s state numbers."""
     chance = Chance()
     levels: dict[int, dict[BattleState, float]] = {}
 
@@ -561,6 +997,7 @@ def solve(setup: BattleSetup, start: BattleState) -> list[tuple[float, BattleSta
     ends: list[tuple[float, BattleState]] = []
     while levels:
         level = levels.pop(max(levels))
+        charge(len(level))
         for state, p in level.items():
             if is_over(setup, state):
                 ends.append((p, state))
@@ -602,3 +1039,11 @@ def _summarise(setup: BattleSetup, start: BattleState, ends) -> RiskOdds:
         ),
         naval=naval if setup.naval else None,
     )
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] != ["--write-tables"]:
+        sys.exit("usage: python -m combat.risk_dice --write-tables")
+    write_tables()
