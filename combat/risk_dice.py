@@ -799,7 +799,8 @@ def _line_ends(setup, total, d0, attacker_won, defender_sunk, attacker_gone, sto
 
 def _solve_flanking(setup: BattleSetup, start: BattleState) -> _Ends | None:
     """Flanking battles: layers of states (flanks, defenders, turn, captures, a flank sunk),
-    each numbered by one int64 so a layer's duplicates merge with ``np.unique``."""
+    each numbered by one int64 (mixed radix) so a layer's duplicates merge with ``np.unique`` and
+    a roll's successors are the source's number plus a few digit changes."""
     blocks = np.array(setup.commitments, dtype=np.int64)
     k, d0 = len(blocks), start.defenders
     radix = [*(blocks + 1).tolist(), d0 + 1, k, d0 + 1, 2]  # flanks..., d, turn, captured, sunk
@@ -811,7 +812,7 @@ def _solve_flanking(setup: BattleSetup, start: BattleState) -> _Ends | None:
     pending: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {
         int(blocks.sum()) + d0: [(np.array([start_code]), np.array([1.0]))]
     }
-    ends: list[tuple[np.ndarray, np.ndarray, bool]] = []  # (columns, probability, defender sunk)
+    ends: list[tuple[np.ndarray, np.ndarray, bool]] = []  # (codes, probability, defender sunk)
     while pending:
         level = max(pending)
         pieces = pending.pop(level)
@@ -821,24 +822,25 @@ def _solve_flanking(setup: BattleSetup, start: BattleState) -> _Ends | None:
             codes, inverse = np.unique(codes, return_inverse=True)
             mass = np.bincount(inverse, weights=mass, minlength=len(codes))
         cols = (codes[:, None] // weights[None, :]) % radix_arr[None, :]
-        flanks, d = cols[:, :k], cols[:, k]
-        over = (d == 0) | ~flanks.any(axis=1)
+        over = (cols[:, k] == 0) | ~cols[:, :k].any(axis=1)
         if over.any():
-            ends.append((cols[over], mass[over], False))
+            ends.append((codes[over], mass[over], False))
         live = ~over & (mass > 0)
-        cols, mass = cols[live], mass[live]
+        codes, cols, mass = codes[live], cols[live], mass[live]
         for lo in range(0, len(mass), _CHUNK):
             chunk = slice(lo, lo + _CHUNK)
-            _expand_flanking(setup, cols[chunk], mass[chunk], weights, pending, ends)
-    cols = np.concatenate([x[0] for x in ends])
-    defender_sunk = np.concatenate([np.full(len(x[1]), x[2]) for x in ends])
+            _expand_flanking(
+                setup, level, codes[chunk], cols[chunk], mass[chunk], weights, pending, ends
+            )
+    codes = np.concatenate([x[0] for x in ends])
+    cols = (codes[:, None] // weights[None, :]) % radix_arr[None, :]
     return _Ends(
         flanks=cols[:, :k],
         reserves=np.zeros(len(cols), dtype=np.int64),
         defenders=cols[:, k],
         captured=cols[:, k + 2],
         attacker_sunk=cols[:, k + 3] == 1,
-        defender_sunk=defender_sunk,
+        defender_sunk=np.concatenate([np.full(len(x[1]), x[2]) for x in ends]),
         probability=np.concatenate([x[1] for x in ends]),
     )
 
@@ -846,71 +848,63 @@ def _solve_flanking(setup: BattleSetup, start: BattleState) -> _Ends | None:
 _CHUNK = 4096  # flanking states expanded at a time: bounds the time between charges and memory
 
 
-def _expand_flanking(setup, cols, mass, weights, pending, ends):
-    """One roll from each of these states; the successors go to ``pending`` by armies left."""
+def _expand_flanking(setup, level, codes, cols, mass, weights, pending, ends):
+    """One roll from each of these states; the successors go to ``pending`` by armies left.
+
+    The flank after the rolling one is the next with armies standing, whether or not the rolling
+    flank falls (it comes last in the cycle), so the turn digit is settled per source state."""
     k = len(setup.commitments)
-    table = _tables()
     dice_cap = np.maximum(1, np.array(setup.commitments, dtype=np.int64) - 1)
-    flanks, d, turn, captured = cols[:, :k], cols[:, k], cols[:, k + 1], cols[:, k + 2]
-    rows = np.arange(len(mass))
-    n = flanks[rows, turn]
+    flanks, d, turn = cols[:, :k], cols[:, k], cols[:, k + 1]
+    n = flanks[np.arange(len(mass)), turn]
     m = np.minimum(dice_cap[turn], d)
-    bonus = (flanks > 0).sum(axis=1) >= 2
+    alive = flanks > 0
+    bonus = alive.sum(axis=1) >= 2
     c = np.minimum(n, m)
     charge(int(c.sum()) + len(c))  # the successors generated, before they are allocated
+    base = codes + (_next_turns(alive, turn) - turn) * weights[k + 1]
     width = int(c.max()) + 1
-    moves = table[bonus.astype(np.int64), n, m, :width] * mass[:, None]
+    moves = _tables()[bonus.astype(np.int64), n, m, :width] * mass[:, None]
     src, won = np.nonzero(np.arange(width)[None, :] <= c[:, None])
     p = moves[src, won]
-    lost = c[src] - won
-    new = cols[src].copy()
-    new[np.arange(len(src)), turn[src]] = n[src] - lost
-    new[:, k] = d[src] - won
-    new[:, k + 2] = captured[src] + (bonus[src] & (won == c[src]))
-    if setup.naval:
-        new, p, src = _flanking_sink_rolls(new, p, src, won, c, turn, k, ends)
-    new[:, k + 1] = _next_turns(new[:, :k], turn[src])
-    after = new[:, :k].sum(axis=1) + new[:, k]
-    order = np.argsort(after.astype(np.int16), kind="stable")  # a radix sort
-    after, new, p = after[order], new[order], p[order]
-    splits = np.flatnonzero(np.diff(after)) + 1
-    new_codes = new @ weights
-    for lo, hi in zip(np.r_[0, splits], np.r_[splits, len(after)], strict=True):
-        pending.setdefault(int(after[lo]), []).append((new_codes[lo:hi], p[lo:hi]))
-
-
-def _flanking_sink_rolls(new, p, src, won, c, turn, k, ends):
-    """Naval flanking: a routed flank with armies aboard sinks (15/36, the others fight on); a
-    routed defender with armies aboard sinks, ending the battle."""
     cs = c[src]
-    standing = new[np.arange(len(new)), turn[src]]
-    attacker_routed = (won == 0) & (standing > 0)
-    defender_routed = (won == cs) & (new[:, k] > 0)
-    sunk_att = new[attacker_routed].copy()
-    sunk_att[np.arange(len(sunk_att)), turn[src][attacker_routed]] = 0
-    sunk_att[:, k + 3] = 1
-    sunk_def = new[defender_routed].copy()
-    sunk_def[:, k] = 0
-    ends.append((sunk_def, p[defender_routed] * P_SINK, True))
-    fight_on = p.copy()
-    fight_on[attacker_routed | defender_routed] *= 1 - P_SINK
-    return (
-        np.concatenate([new, sunk_att]),
-        np.concatenate([fight_on, p[attacker_routed] * P_SINK]),
-        np.concatenate([src, src[attacker_routed]]),
-    )
+    lost = cs - won
+    flank_weight = weights[turn][src]
+    code = base[src] - lost * flank_weight - won * weights[k]
+    code += (bonus[src] & (won == cs)) * weights[k + 2]  # a capture
+    after = level - cs
+    if setup.naval:
+        standing = n[src] - lost
+        attacker_routed = (won == 0) & (standing > 0)
+        defender_routed = (won == cs) & (d[src] - won > 0)
+        left = (d[src] - won)[defender_routed]
+        ends.append((code[defender_routed] - left * weights[k], p[defender_routed] * P_SINK, True))
+        sunk_p = p[attacker_routed] * P_SINK
+        p = p.copy()
+        p[attacker_routed | defender_routed] *= 1 - P_SINK
+        sa = src[attacker_routed]
+        aboard = standing[attacker_routed]
+        sunk_code = code[attacker_routed] - aboard * flank_weight[attacker_routed]
+        sunk_code += (1 - cols[sa, k + 3]) * weights[k + 3]
+        code = np.concatenate([code, sunk_code])
+        p = np.concatenate([p, sunk_p])
+        after = np.concatenate([after, after[attacker_routed] - aboard])
+    order = np.argsort(after.astype(np.int16), kind="stable")  # a radix sort
+    after, code, p = after[order], code[order], p[order]
+    splits = np.flatnonzero(np.diff(after)) + 1
+    for lo, hi in zip(np.r_[0, splits], np.r_[splits, len(after)], strict=True):
+        pending.setdefault(int(after[lo]), []).append((code[lo:hi], p[lo:hi]))
 
 
-def _next_turns(flanks: np.ndarray, turn: np.ndarray) -> np.ndarray:
-    """The next flank after ``turn`` with armies standing (``turn`` itself last; unchanged when
-    none stands)."""
-    k = flanks.shape[1]
+def _next_turns(alive: np.ndarray, turn: np.ndarray) -> np.ndarray:
+    """The first flank after ``turn`` (cyclically) with armies standing; ``turn`` when none."""
+    k = alive.shape[1]
     result = turn.copy()
     found = np.zeros(len(turn), dtype=bool)
     rows = np.arange(len(turn))
-    for offset in range(1, k + 1):
+    for offset in range(1, k):
         candidate = (turn + offset) % k
-        hit = ~found & (flanks[rows, candidate] > 0)
+        hit = ~found & alive[rows, candidate]
         result[hit] = candidate[hit]
         found |= hit
     return result
