@@ -44,6 +44,7 @@ successor state generated; ``estimated_states`` predicts that count from the req
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -891,8 +892,8 @@ def _expand_flanking(setup, level, codes, cols, mass, weights, pending, ends):
         after = np.concatenate([after, after[attacker_routed] - aboard])
     order = np.argsort(after.astype(np.int16), kind="stable")  # a radix sort
     after, code, p = after[order], code[order], p[order]
-    splits = np.flatnonzero(np.diff(after)) + 1
-    for lo, hi in zip(np.r_[0, splits], np.r_[splits, len(after)], strict=True):
+    bounds = [0, *(np.flatnonzero(after[1:] != after[:-1]) + 1).tolist(), len(after)]
+    for lo, hi in itertools.pairwise(bounds):
         pending.setdefault(int(after[lo]), []).append((code[lo:hi], p[lo:hi]))
 
 
