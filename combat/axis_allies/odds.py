@@ -21,6 +21,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
+from combat.axis_allies import chains
 from combat.axis_allies.battle import play_battle, result_of
 from combat.axis_allies.engine import (
     Branches,
@@ -35,6 +36,7 @@ from combat.axis_allies.errors import CombatInputError
 from combat.axis_allies.reports import BattleOdds, Outcome
 from combat.axis_allies.rules import EXACT
 from combat.axis_allies.setup import BattleOptions, BattleSetup, build_setup
+from combat.budget import charge
 from combat.dice import RandomDice
 
 #: Above this many (attacker hit points + 1) x (defender hit points + 1) the exact solver
@@ -114,18 +116,90 @@ def _setup_from_key(key: tuple) -> BattleSetup:
 @lru_cache(maxsize=512)
 def _exact(key: tuple) -> BattleOdds:
     setup = _setup_from_key(key)
-    size = (setup.attacker.hit_points(setup.attacker.initial) + 1) * (
-        setup.defender.hit_points(setup.defender.initial) + 1
-    )
-    if size > MAX_EXACT_STATES:
-        raise CombatInputError(
-            "method",
-            f"battle too large for the exact solver ({size} states > "
-            f'{MAX_EXACT_STATES}); ask for method "monte-carlo"',
-            METHODS,
-        )
-    ends = _solve_rounds(setup) if setup.rounds is not None else _solve_to_the_end(setup)
+    ends = None
+    if setup.rounds is None and chains.applicable(setup):
+        size = chains.size(setup)
+        if size > chains.MAX_CHAIN_STATES:
+            _refuse(size, chains.MAX_CHAIN_STATES)
+        ends = chains.solve(setup)
+    if ends is None:
+        size = _general_size(setup)
+        if size > MAX_EXACT_STATES:
+            _refuse(size, MAX_EXACT_STATES)
+        ends = _solve_rounds(setup) if setup.rounds is not None else _solve_to_the_end(setup)
     return _summarise(setup, ends, "exact")
+
+
+def _refuse(size: int, limit: int) -> None:
+    raise CombatInputError(
+        "method",
+        f"battle too large for the exact solver ({size} states > "
+        f'{limit}); ask for method "monte-carlo"',
+        METHODS,
+    )
+
+
+def _general_size(setup: BattleSetup) -> int:
+    """States of the general path: hit points left on each side, times the AA gun's outcomes
+    (each distinct plane loss starts its own set of attacker states)."""
+    starts = 1
+    if setup.aa_gun:
+        starts = chains.aa_outcome_count(setup.rules, chains.attacker_planes(setup))
+    return (
+        starts
+        * (setup.attacker.hit_points(setup.attacker.initial) + 1)
+        * (setup.defender.hit_points(setup.defender.initial) + 1)
+    )
+
+
+def estimated_work(
+    attacker: Mapping[str, int],
+    defender: Mapping[str, int],
+    *,
+    method: str = "exact",
+    runs: int = 2000,
+    seed: int = 0,
+    **kwargs: Any,
+) -> int:
+    """The work ``battle_odds`` with the same arguments would do, before doing it.
+
+    Exact: the states the solver will hold (the fast path's chain cells, or the general
+    path's states, both counting the AA gun's starting forces). Monte Carlo: runs x units in
+    the battle. Invalid input raises ``CombatInputError`` naming the field, as battle_odds does.
+    """
+    if method not in METHODS:
+        raise CombatInputError("method", f"unknown method {method!r}", METHODS)
+    params = {
+        "rules": "dice",
+        "edition": "revised",
+        "rounds": None,
+        "attacker_order": None,
+        "defender_order": None,
+        "amphibious": False,
+        "techs": (),
+        "options": None,
+    }
+    for name, value in kwargs.items():
+        if name not in params:
+            raise TypeError(f"estimated_work() got an unexpected keyword argument {name!r}")
+        params[name] = value
+    if params["techs"] is None:
+        params["techs"] = ()
+    setup = build_setup(attacker, defender, **params)
+    if method == "monte-carlo":
+        return runs * _units(setup)
+    if setup.rounds is None and chains.applicable(setup):
+        return chains.size(setup)
+    return _general_size(setup)
+
+
+def _units(setup: BattleSetup) -> int:
+    return max(
+        1,
+        sum(setup.attacker.initial)
+        + sum(setup.defender.initial)
+        + sum(n for _unit, n in setup.bombarders),
+    )
 
 
 def _solve_rounds(setup: BattleSetup) -> list[tuple[float, State, bool]]:
