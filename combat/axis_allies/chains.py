@@ -22,12 +22,14 @@ distribution, AA loss distributions) are built once per process (``lru_cache``).
 from __future__ import annotations
 
 from functools import lru_cache
+from types import MappingProxyType
 
 import numpy as np
 
 from combat.axis_allies.anti_aircraft import aa_loss_outcomes
 from combat.axis_allies.engine import State, Volley, _bombard_volley, volley
 from combat.axis_allies.rules import ATTACKER, DEFENDER, EXACT, RuleSet, total_hits
+from combat.axis_allies.editions import UnitType
 from combat.axis_allies.setup import BattleSetup, SideSetup
 from combat.budget import charge
 
@@ -158,20 +160,68 @@ def _has_anti_sub(side: SideSetup, state: tuple[int, ...]) -> bool:
 
 
 class _FireTable:
-    """Hit distribution of each side state's later-round volley, memoised per query."""
+    """Hit distribution of each side state's later-round volley.
+
+    A volley depends only on the unit types and how many of each are alive, so the
+    distribution is looked up in a per-process table keyed by (rules, role, unit stats,
+    counts); per query only the state -> counts step runs.
+    """
 
     def __init__(self, setup: BattleSetup, role: str) -> None:
-        self.setup = setup
-        self.side = setup.side(role)
+        side = setup.side(role)
+        self.rules = setup.rules
         self.role = role
+        self.names = side.order
+        position = {name: k for k, name in enumerate(side.order)}
+        self.slot_names = [position[name] for name, _hp in side.slots]
+        self.signature = tuple(
+            (
+                name,
+                u.attack,
+                u.defense,
+                u.attack_dice,
+                u.defense_dice,
+                u.submarine,
+                tuple(sorted(u.supports.items())),
+            )
+            for name in side.order
+            for u in (side.units[name],)
+        )
         self.memo: dict[tuple[int, ...], np.ndarray] = {}
 
     def __call__(self, state: tuple[int, ...]) -> np.ndarray:
         found = self.memo.get(state)
         if found is None:
-            v = volley(self.side, state, subs="with")
-            found = self.memo[state] = volley_pmf(self.setup.rules, self.role, v.dice, 0)
+            counts = [0] * len(self.names)
+            for k, n in zip(self.slot_names, state, strict=True):
+                counts[k] += n
+            found = self.memo[state] = _fire_pmf(
+                self.rules, self.role, self.signature, tuple(counts)
+            )
         return found
+
+
+@lru_cache(maxsize=65536)
+def _fire_pmf(rules: RuleSet, role: str, signature: tuple, counts: tuple) -> np.ndarray:
+    """``engine.volley`` (subs fire with the rest) for these counts, as a hit distribution."""
+    units = {
+        name: UnitType(
+            name,
+            "land",
+            attack,
+            defense,
+            0,
+            attack_dice=adice,
+            defense_dice=ddice,
+            submarine=sub,
+            supports=MappingProxyType(dict(supports)),
+        )
+        for name, attack, defense, adice, ddice, sub, supports in signature
+    }
+    names = [s[0] for s in signature]
+    side = SideSetup(role, units, dict(zip(names, counts, strict=True)), names)
+    v = volley(side, side.initial, subs="with")
+    return volley_pmf(rules, role, v.dice, 0)
 
 
 # --- the solver -------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import Any
 
 from combat.axis_allies import chains
-from combat.axis_allies.battle import play_battle, result_of
+from combat.axis_allies.battle import play_battle
 from combat.axis_allies.engine import (
     Branches,
     State,
@@ -380,28 +380,54 @@ def _solve_general(setup: BattleSetup, first: Branches) -> list[tuple[float, Sta
 def _summarise(
     setup: BattleSetup, ends: list[tuple[float, State, bool]], method: str
 ) -> BattleOdds:
+    """Totals, expected survivors, the IPC swing and every outcome, from the battle's ends.
+
+    Ends are merged by (attacker state, defender state, stalemate) first, and each distinct
+    side state is described once, so thousands of ends cost little.
+    """
+    merged: dict[tuple, float] = {}
+    for p, state, stalemate in ends:
+        k = (state.att, state.dfn, stalemate)
+        merged[k] = merged.get(k, 0.0) + p
     totals = dict.fromkeys(("attacker", "defender", "draw", "stalemate"), 0.0)
     outcomes: dict[tuple, list] = {}
+    att_mass: dict[tuple[int, ...], float] = {}
+    def_mass: dict[tuple[int, ...], float] = {}
+    att_keys: dict[tuple[int, ...], tuple] = {}
+    def_keys: dict[tuple[int, ...], tuple] = {}
+    for (att, dfn, stalemate), p in merged.items():
+        a_alive, d_alive = any(att), any(dfn)
+        if a_alive and not d_alive:
+            result = "attacker"
+        elif d_alive and not a_alive:
+            result = "defender"
+        elif not (a_alive or d_alive):
+            result = "draw"
+        else:
+            result = "stalemate" if stalemate else "defender"
+        totals[result] += p
+        att_mass[att] = att_mass.get(att, 0.0) + p
+        def_mass[dfn] = def_mass.get(dfn, 0.0) + p
+        a_key = att_keys.get(att)
+        if a_key is None:
+            a_key = att_keys[att] = tuple(sorted(setup.attacker.alive(att).items()))
+        d_key = def_keys.get(dfn)
+        if d_key is None:
+            d_key = def_keys[dfn] = tuple(sorted(setup.defender.alive(dfn).items()))
+        outcomes.setdefault((a_key, d_key, result), [0.0])[0] += p
+    swing = 0.0
     att_expect: dict[str, float] = dict.fromkeys(setup.attacker.order, 0.0)
     def_expect: dict[str, float] = dict.fromkeys(setup.defender.order, 0.0)
-    att_start = setup.attacker.alive(setup.attacker.initial)
-    def_start = setup.defender.alive(setup.defender.initial)
-    swing = 0.0
-    for p, state, stalemate in ends:
-        result = result_of(setup, state, stalemate)
-        totals[result] += p
-        att_left = setup.attacker.alive(state.att)
-        def_left = setup.defender.alive(state.dfn)
-        for name, n in att_left.items():
-            att_expect[name] += p * n
-        for name, n in def_left.items():
-            def_expect[name] += p * n
-        swing += p * (
-            setup.defender.cost_of(_minus(def_start, def_left))
-            - setup.attacker.cost_of(_minus(att_start, att_left))
-        )
-        key = (tuple(sorted(att_left.items())), tuple(sorted(def_left.items())), result)
-        outcomes.setdefault(key, [0.0])[0] += p
+    for side, mass, keys, expect, sign in (
+        (setup.attacker, att_mass, att_keys, att_expect, -1.0),
+        (setup.defender, def_mass, def_keys, def_expect, 1.0),
+    ):
+        start = side.alive(side.initial)
+        for state, p in mass.items():
+            left = dict(keys[state])
+            for name, n in left.items():
+                expect[name] += p * n
+            swing += sign * p * side.cost_of(_minus(start, left))
     ranked = sorted(outcomes.items(), key=lambda item: -item[1][0])
     return BattleOdds(
         rules=setup.rules.key,
