@@ -25,6 +25,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from combat.axis_allies.anti_aircraft import aa_loss_outcomes
 from combat.axis_allies.engine import State, Volley, _bombard_volley, volley
@@ -320,8 +321,15 @@ def solve(setup: BattleSetup) -> list[tuple[float, State, bool]] | None:
     # (defender gone) are ends and are never expanded.
     ends: list[tuple[float, State, bool]] = []
     d0 = DF[:, 0]
-    g_all = np.arange(A + 1)
-    j_all = np.arange(D + 1)
+    a0 = AF[:, :, 0]
+    # Hit distributions shifted by the position they start from, read as sliding windows:
+    # X_win[j, A + g0 - g, :][g' - g0] = P(defender at j deals g' - g hits), zero for g' < g.
+    DF_pad = np.zeros((D + 1, 2 * A + 2))
+    DF_pad[:, A : 2 * A + 1] = DF[:, : A + 1]
+    X_win = sliding_window_view(DF_pad, A + 1, axis=1)
+    AF_pad = np.zeros((C, A + 1, 2 * D + 2))
+    AF_pad[:, :, D : 2 * D + 1] = AF[:, :, : D + 1]
+    Y_win = sliding_window_view(AF_pad, D + 1, axis=2)
     for level in range(A + D - 1):
         g_lo, g_hi = max(0, level - (D - 1)), min(A - 1, level)
         if g_lo > g_hi:
@@ -332,22 +340,23 @@ def solve(setup: BattleSetup) -> list[tuple[float, State, bool]] | None:
         m = M[:, g, j]  # (C, K)
         if not m.any():
             continue
-        stay = AF[:, g, 0] * d0[j]
+        stay = a0[:, g] * d0[j]
         stuck = stay >= 1.0 - 1e-12
         if stuck.any():
             for c, k in zip(*np.nonzero(stuck & (m != 0.0)), strict=True):
                 att_state = chains_a[c][g[k] - offsets[c]]
                 ends.append((float(m[c, k]), State(att_state, chain_d[j[k]], False), True))
-        w = np.where(stuck, 0.0, m / np.where(stuck, 1.0, 1.0 - stay))
-        # X[k, g']: defender at j_k moves the attacker from g_k to g' (capped at A).
-        rel = g_all[None, :] - g[:, None]
-        X = np.where(rel >= 0, DF[j[:, None], np.clip(rel, 0, A)], 0.0)
-        X[:, A] = DF_tail[j, A - g]
-        # Y[c, k, j']: attacker at g_k (chain c) moves the defender from j_k to j' (capped).
-        relj = j_all[None, :] - j[:, None]
-        Y = np.where(relj >= 0, AF[:, g[:, None], np.clip(relj, 0, D)], 0.0)
-        Y[:, :, D] = AF_tail[:, g, D - j]
-        M += np.matmul((w[:, :, None] * X[None, :, :]).transpose(0, 2, 1), Y)
+            w = np.where(stuck, 0.0, m / np.where(stuck, 1.0, 1.0 - stay))
+        else:
+            w = m / (1.0 - stay)
+        j_lo = level - g_hi
+        # X[k, g' - g_lo]: the defender at j_k moves the attacker from g_k to g' (capped at A).
+        X = X_win[j, A + g_lo - g, : A + 1 - g_lo]
+        X[:, -1] = DF_tail[j, A - g]
+        # Y[c, k, j' - j_lo]: the attacker at g_k (chain c) moves the defender from j_k to j'.
+        Y = Y_win[:, g, D + j_lo - j, : D + 1 - j_lo]
+        Y[:, :, -1] = AF_tail[:, g, D - j]
+        M[:, g_lo:, j_lo:] += np.matmul((w[:, :, None] * X[None, :, :]).transpose(0, 2, 1), Y)
 
     for c, states in enumerate(chains_a):
         o = offsets[c]

@@ -21,6 +21,8 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
+
 from combat.axis_allies import chains
 from combat.axis_allies.battle import play_battle
 from combat.axis_allies.engine import (
@@ -389,12 +391,14 @@ def _summarise(
     for p, state, stalemate in ends:
         k = (state.att, state.dfn, stalemate)
         merged[k] = merged.get(k, 0.0) + p
+    att_keys, att_expect, att_lost = _describe(setup.attacker, {k[0] for k in merged})
+    def_keys, def_expect, def_lost = _describe(setup.defender, {k[1] for k in merged})
     totals = dict.fromkeys(("attacker", "defender", "draw", "stalemate"), 0.0)
     outcomes: dict[tuple, list] = {}
+    expect_a = dict.fromkeys(att_expect, 0.0)
+    expect_d = dict.fromkeys(def_expect, 0.0)
     att_mass: dict[tuple[int, ...], float] = {}
     def_mass: dict[tuple[int, ...], float] = {}
-    att_keys: dict[tuple[int, ...], tuple] = {}
-    def_keys: dict[tuple[int, ...], tuple] = {}
     for (att, dfn, stalemate), p in merged.items():
         a_alive, d_alive = any(att), any(dfn)
         if a_alive and not d_alive:
@@ -408,27 +412,19 @@ def _summarise(
         totals[result] += p
         att_mass[att] = att_mass.get(att, 0.0) + p
         def_mass[dfn] = def_mass.get(dfn, 0.0) + p
-        a_key = att_keys.get(att)
-        if a_key is None:
-            a_key = att_keys[att] = tuple(sorted(setup.attacker.alive(att).items()))
-        d_key = def_keys.get(dfn)
-        if d_key is None:
-            d_key = def_keys[dfn] = tuple(sorted(setup.defender.alive(dfn).items()))
-        outcomes.setdefault((a_key, d_key, result), [0.0])[0] += p
+        outcomes.setdefault((att_keys[att], def_keys[dfn], result), [0.0])[0] += p
     swing = 0.0
-    att_expect: dict[str, float] = dict.fromkeys(setup.attacker.order, 0.0)
-    def_expect: dict[str, float] = dict.fromkeys(setup.defender.order, 0.0)
-    for side, mass, keys, expect, sign in (
-        (setup.attacker, att_mass, att_keys, att_expect, -1.0),
-        (setup.defender, def_mass, def_keys, def_expect, 1.0),
+    for mass, keys, lost, expect, sign in (
+        (att_mass, att_keys, att_lost, expect_a, -1.0),
+        (def_mass, def_keys, def_lost, expect_d, 1.0),
     ):
-        start = side.alive(side.initial)
         for state, p in mass.items():
-            left = dict(keys[state])
-            for name, n in left.items():
+            for name, n in keys[state]:
                 expect[name] += p * n
-            swing += sign * p * side.cost_of(_minus(start, left))
+            swing += sign * p * lost[state]
+    att_expect, def_expect = expect_a, expect_d
     ranked = sorted(outcomes.items(), key=lambda item: -item[1][0])
+    proxies: dict[tuple, MappingProxyType] = {}
     return BattleOdds(
         rules=setup.rules.key,
         edition=setup.edition.key,
@@ -440,11 +436,43 @@ def _summarise(
         expected_defender_survivors=MappingProxyType(def_expect),
         expected_ipc_swing=swing,
         outcomes=tuple(
-            Outcome(MappingProxyType(dict(a)), MappingProxyType(dict(d)), result, p)
+            Outcome(_proxy(proxies, a), _proxy(proxies, d), result, p)
             for (a, d, result), (p,) in ranked
         ),
         method=method,
     )
+
+
+def _proxy(proxies: dict, key: tuple) -> MappingProxyType:
+    """One read-only mapping per distinct survivor key (outcomes share them)."""
+    found = proxies.get(key)
+    if found is None:
+        found = proxies[key] = MappingProxyType(dict(key))
+    return found
+
+
+def _describe(side, states) -> tuple[dict, dict[str, float], dict]:
+    """For each side state: its survivors as a sorted ((unit, count), ...) key and the IPC
+    value it has lost; plus the zeroed expectation dict in the side's order."""
+    start = side.alive(side.initial)
+    names = sorted(start)
+    slot_of = {name: k for k, name in enumerate(names)}
+    columns = [slot_of[name] for name, _hp in side.slots]
+    costs = [side.units[name].cost for name in names]
+    full = sum(c * start[name] for c, name in zip(costs, names, strict=True))
+    keys: dict[tuple[int, ...], tuple] = {}
+    lost: dict[tuple[int, ...], int] = {}
+    listed = list(states)
+    if not listed:
+        return keys, dict.fromkeys(side.order, 0.0), lost
+    onehot = np.zeros((len(side.slots), len(names)), dtype=np.int64)
+    onehot[np.arange(len(side.slots)), columns] = 1
+    counts = np.array(listed, dtype=np.int64).reshape(len(listed), len(side.slots)) @ onehot
+    lost_values = (full - counts @ np.array(costs, dtype=np.int64)).tolist()
+    for state, row, value in zip(listed, counts.tolist(), lost_values, strict=True):
+        keys[state] = tuple((name, n) for name, n in zip(names, row, strict=True) if n)
+        lost[state] = value
+    return keys, dict.fromkeys(side.order, 0.0), lost
 
 
 def _minus(start: Mapping[str, int], left: Mapping[str, int]) -> dict[str, int]:
