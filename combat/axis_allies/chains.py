@@ -28,9 +28,9 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from combat.axis_allies.anti_aircraft import aa_loss_outcomes
-from combat.axis_allies.engine import State, Volley, _bombard_volley, volley
-from combat.axis_allies.rules import ATTACKER, DEFENDER, EXACT, RuleSet, total_hits
 from combat.axis_allies.editions import UnitType
+from combat.axis_allies.engine import State, Volley, _bombard_volley, volley
+from combat.axis_allies.rules import ATTACKER, DEFENDER, EXACT, RuleSet, get_rules, total_hits
 from combat.axis_allies.setup import BattleSetup, SideSetup
 from combat.budget import charge
 
@@ -63,9 +63,14 @@ def binomial_pmf(count: int, needed: int) -> np.ndarray:
     return out
 
 
-@lru_cache(maxsize=65536)
 def volley_pmf(rules: RuleSet, role: str, dice: tuple, bonus: int) -> np.ndarray:
     """Distribution of a volley's hits (general + restricted together), index = hits."""
+    return _volley_pmf(rules.key, role, dice, bonus)
+
+
+@lru_cache(maxsize=65536)
+def _volley_pmf(rules_key: str, role: str, dice: tuple, bonus: int) -> np.ndarray:
+    rules = get_rules(rules_key)
     if rules.per_die:
         out = np.ones(1)
         for needed, n, _restricted in dice:
@@ -116,9 +121,7 @@ def _may_strike_first(setup: BattleSetup, role: str) -> bool:
         return False
     if role == DEFENDER and setup.edition.sub_first_strike == "attacker":
         return False
-    if setup.rules.key == "lowluck" and not setup.options.first_strike_subs(role):
-        return False
-    return True
+    return setup.rules.key != "lowluck" or bool(setup.options.first_strike_subs(role))
 
 
 def applicable(setup: BattleSetup) -> bool:
@@ -157,7 +160,9 @@ def chain(side: SideSetup, start: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 
 def _has_anti_sub(side: SideSetup, state: tuple[int, ...]) -> bool:
-    return any(n and side.units[name].anti_sub for (name, _hp), n in zip(side.slots, state))
+    return any(
+        n and side.units[name].anti_sub for (name, _hp), n in zip(side.slots, state, strict=True)
+    )
 
 
 class _FireTable:
@@ -188,7 +193,29 @@ class _FireTable:
             for name in side.order
             for u in (side.units[name],)
         )
+        number = _SIGNATURES.get(self.signature)
+        if number is None:
+            number = _SIGNATURES[self.signature] = len(_SIGNATURE_LIST)
+            _SIGNATURE_LIST.append(self.signature)
+        self.signature = number
+        self.rules = self.rules.key
         self.memo: dict[tuple[int, ...], np.ndarray] = {}
+        self.onehot = np.zeros((len(side.slots), len(self.names)), dtype=np.int64)
+        self.onehot[np.arange(len(side.slots)), self.slot_names] = 1
+
+    def many(self, states: list[tuple[int, ...]]) -> list[np.ndarray]:
+        """The distributions of ``states`` (counts per unit type computed in one product)."""
+        counts = (np.array(states, dtype=np.int64) @ self.onehot).tolist()
+        memo, rules, role, signature = self.memo, self.rules, self.role, self.signature
+        out = []
+        for state, row in zip(states, counts, strict=True):
+            found = memo.get(state)
+            if found is None:
+                found = memo[state] = (
+                    _fire_pmf(rules, role, signature, tuple(row)) if any(row) else _NO_FIRE
+                )
+            out.append(found)
+        return out
 
     def __call__(self, state: tuple[int, ...]) -> np.ndarray:
         found = self.memo.get(state)
@@ -202,9 +229,15 @@ class _FireTable:
         return found
 
 
+#: Unit stats seen so far, numbered, so the table below hashes a small int, not the stats.
+_SIGNATURES: dict[tuple, int] = {}
+_SIGNATURE_LIST: list[tuple] = []
+
+
 @lru_cache(maxsize=65536)
-def _fire_pmf(rules: RuleSet, role: str, signature: tuple, counts: tuple) -> np.ndarray:
+def _fire_pmf(rules_key: str, role: str, signature_id: int, counts: tuple) -> np.ndarray:
     """``engine.volley`` (subs fire with the rest) for these counts, as a hit distribution."""
+    signature = _SIGNATURE_LIST[signature_id]
     units = {
         name: UnitType(
             name,
@@ -222,7 +255,7 @@ def _fire_pmf(rules: RuleSet, role: str, signature: tuple, counts: tuple) -> np.
     names = [s[0] for s in signature]
     side = SideSetup(role, units, dict(zip(names, counts, strict=True)), names)
     v = volley(side, side.initial, subs="with")
-    return volley_pmf(rules, role, v.dice, 0)
+    return _volley_pmf(rules_key, role, v.dice, 0)
 
 
 # --- the solver -------------------------------------------------------------------------------
@@ -276,20 +309,21 @@ def solve(setup: BattleSetup) -> list[tuple[float, State, bool]] | None:
 
     fire_a, fire_d = _FireTable(setup, ATTACKER), _FireTable(setup, DEFENDER)
     # Defender: fire per position, padded to A + 1 hits with the tail summed at each capacity.
-    d_rows = [fire_d(s) if any(s) else _NO_FIRE for s in chain_d]
+    d_rows = fire_d.many(chain_d)
     DF, DF_tail = _padded(d_rows, A + 1)
 
     # Attacker: chain c's position k sits at global row offset[c] + k, so every chain ends at A.
     offsets = [A - (len(c) - 1) for c in chains_a]
-    AF = np.zeros((C, A + 1, D + 2))
-    AF[:, :, 0] = 1.0  # rows before a chain starts hold no mass; "no fire" keeps them inert
-    AF_tail = np.zeros((C, A + 1, D + 2))
-    AF_tail[:, :, 0] = 1.0
+    every = fire_a.many([s for states in chains_a for s in states])
+    rows: list[np.ndarray] = []
+    at = 0
     for c, states in enumerate(chains_a):
-        rows = [fire_a(s) if any(s) else _NO_FIRE for s in states]
-        pad, tail = _padded(rows, D + 1)
-        AF[c, offsets[c] :, :] = pad
-        AF_tail[c, offsets[c] :, :] = tail
+        rows.extend([_NO_FIRE] * offsets[c])
+        rows.extend(every[at : at + len(states)])
+        at += len(states)
+    pad, tail = _padded(rows, D + 1)
+    AF = pad.reshape(C, A + 1, D + 2)
+    AF_tail = tail.reshape(C, A + 1, D + 2)
 
     # Round 1: bombardment moves the defender along its chain; the general volley of round 1
     # may differ from later ones (Low Luck bombarding ships, A&A Chess fractions).
@@ -300,6 +334,8 @@ def solve(setup: BattleSetup) -> list[tuple[float, State, bool]] | None:
         b_dist = bomb if alive else np.ones(1)
         if not alive or not any(chain_d[0]):
             a1 = _NO_FIRE
+        elif not (joined or bonus):
+            a1 = fire_a.memo[start]  # the round-1 volley is a later round's
         else:
             v = volley(att, start, subs="with")
             dice = v.dice + joined
@@ -313,8 +349,8 @@ def solve(setup: BattleSetup) -> list[tuple[float, State, bool]] | None:
             d_hits = d_rows[b] if alive else _NO_FIRE
             row = _capped(d_hits, cap_a)  # attacker positions taken
             col = _capped(a_hits, D - b)  # defender positions taken
-            M[c, offsets[c] : offsets[c] + len(row), b : b + len(col)] += weight * pb * np.outer(
-                row, col
+            M[c, offsets[c] : offsets[c] + len(row), b : b + len(col)] += (
+                weight * pb * np.outer(row, col)
             )
 
     # Later rounds, diagonal by diagonal. Cells with g == A (attacker gone) or j == D
@@ -330,41 +366,48 @@ def solve(setup: BattleSetup) -> list[tuple[float, State, bool]] | None:
     AF_pad = np.zeros((C, A + 1, 2 * D + 2))
     AF_pad[:, :, D : 2 * D + 1] = AF[:, :, : D + 1]
     Y_win = sliding_window_view(AF_pad, D + 1, axis=2)
+    # Per cell: the chance a round changes nothing, and 1 / (1 - that) (0 where nobody can
+    # ever score: a stalemate, recorded and not expanded).
+    stay = a0[:, :A, None] * d0[None, None, :D]
+    stuck = stay >= 1.0 - 1e-12
+    scale = np.where(stuck, 0.0, 1.0 / np.where(stuck, 0.5, 1.0 - stay))
+    stuck_levels = set((np.nonzero(stuck)[1] + np.nonzero(stuck)[2]).tolist())
+    rows = np.arange(A + D + 1)
     for level in range(A + D - 1):
         g_lo, g_hi = max(0, level - (D - 1)), min(A - 1, level)
         if g_lo > g_hi:
             continue
-        g = np.arange(g_lo, g_hi + 1)
+        g = rows[g_lo : g_hi + 1]
         j = level - g
         charge(C * len(g))
         m = M[:, g, j]  # (C, K)
-        if not m.any():
-            continue
-        stay = a0[:, g] * d0[j]
-        stuck = stay >= 1.0 - 1e-12
-        if stuck.any():
-            for c, k in zip(*np.nonzero(stuck & (m != 0.0)), strict=True):
+        if level in stuck_levels:
+            here = stuck[:, g, j] & (m != 0.0)
+            for c, k in zip(*np.nonzero(here), strict=True):
                 att_state = chains_a[c][g[k] - offsets[c]]
                 ends.append((float(m[c, k]), State(att_state, chain_d[j[k]], False), True))
-            w = np.where(stuck, 0.0, m / np.where(stuck, 1.0, 1.0 - stay))
-        else:
-            w = m / (1.0 - stay)
-        j_lo = level - g_hi
+        w = m * scale[:, g, j]
         # X[k, g' - g_lo]: the defender at j_k moves the attacker from g_k to g' (capped at A).
         X = X_win[j, A + g_lo - g, : A + 1 - g_lo]
         X[:, -1] = DF_tail[j, A - g]
         # Y[c, k, j' - j_lo]: the attacker at g_k (chain c) moves the defender from j_k to j'.
+        j_lo = level - g_hi
         Y = Y_win[:, g, D + j_lo - j, : D + 1 - j_lo]
         Y[:, :, -1] = AF_tail[:, g, D - j]
-        M[:, g_lo:, j_lo:] += np.matmul((w[:, :, None] * X[None, :, :]).transpose(0, 2, 1), Y)
+        # X^T diag(w_c) Y_c for every chain c (small products: no BLAS threads are woken).
+        M[:, g_lo:, j_lo:] += np.matmul(X.T[None, :, :], w[:, :, None] * Y)
 
+    won = M[:, :, D].tolist()  # attacker alive, defender gone (and the draw at g == A)
+    lost = M[:, A, :D].tolist()  # attacker gone, defender alive
     for c, states in enumerate(chains_a):
         o = offsets[c]
+        row = won[c]
         for gg in range(o, A + 1):
-            for jj in range(D + 1) if gg == A else (D,):
-                p = float(M[c, gg, jj])
-                if p != 0.0:
-                    ends.append((p, State(states[gg - o], chain_d[jj], False), False))
+            if row[gg] != 0.0:
+                ends.append((row[gg], State(states[gg - o], chain_d[D], False), False))
+        for jj, p in enumerate(lost[c]):
+            if p != 0.0:
+                ends.append((p, State(states[-1], chain_d[jj], False), False))
     return ends
 
 

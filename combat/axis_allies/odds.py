@@ -18,6 +18,7 @@ import heapq
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from itertools import compress
 from types import MappingProxyType
 from typing import Any
 
@@ -209,6 +210,7 @@ def _solve_rounds(setup: BattleSetup) -> list[tuple[float, State, bool]]:
     dist = [(1.0, initial_state(setup))]
     ended: list[tuple[float, State, bool]] = []
     for number in range(1, setup.rounds + 1):
+        charge(len(dist))
         nxt = []
         for p, state in dist:
             if is_over(setup, state) and not state.first_round:
@@ -316,6 +318,7 @@ def _solve_separable(setup: BattleSetup, first: Branches) -> list[tuple[float, S
             by_hp[hp_att[i] + hp_def[j]].append((i, j))
         mass[i][j] += p
     for level in range(len(by_hp) - 1, -1, -1):
+        charge(len(by_hp[level]))
         for i, j in by_hp[level]:
             p = mass[i][j]
             if p == 0.0:
@@ -364,7 +367,12 @@ def _solve_general(setup: BattleSetup, first: Branches) -> list[tuple[float, Sta
 
     for p, state in first:
         add(p, state)
+    expanded = 0
     while heap:
+        expanded += 1
+        if expanded == 256:
+            charge(expanded)
+            expanded = 0
         _priority, _tie, state = heapq.heappop(heap)
         p = mass.pop(state)
         successors = play_round(setup, state, EXACT)
@@ -470,7 +478,7 @@ def _describe(side, states) -> tuple[dict, dict[str, float], dict]:
     counts = np.array(listed, dtype=np.int64).reshape(len(listed), len(side.slots)) @ onehot
     lost_values = (full - counts @ np.array(costs, dtype=np.int64)).tolist()
     for state, row, value in zip(listed, counts.tolist(), lost_values, strict=True):
-        keys[state] = tuple((name, n) for name, n in zip(names, row, strict=True) if n)
+        keys[state] = tuple(compress(zip(names, row, strict=True), row))
         lost[state] = value
     return keys, dict.fromkeys(side.order, 0.0), lost
 
@@ -483,8 +491,10 @@ def _monte_carlo(key: tuple, runs: int, seed: int) -> BattleOdds:
     setup = _setup_from_key(key)
     dice = RandomDice(seed)
     weight = 1.0 / runs
+    units = _units(setup)
     ends = []
     for _ in range(runs):
+        charge(units)  # one run's work: every unit in the battle
         report = play_battle(setup, dice)
         state = _state_of(setup, report)
         ends.append((weight, state, report.winner == "stalemate"))
