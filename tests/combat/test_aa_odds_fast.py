@@ -258,3 +258,37 @@ def test_estimated_work_names_bad_input_like_battle_odds():
     with pytest.raises(CombatInputError) as bad_method:
         estimated_work({"infantry": 1}, {"infantry": 1}, method="guess")
     assert bad_method.value.field == "method"
+
+
+# --- the HTTP layer refuses oversized work up front -------------------------------------------
+
+ODDS = "/api/combat/aa/odds"
+
+
+@pytest.mark.django_db
+def test_the_odds_endpoint_refuses_a_huge_simulation_naming_the_field(client):
+    body = {
+        "attacker": {"infantry": 1000},
+        "defender": {"infantry": 900},
+        "method": "monte-carlo",
+    }
+    start = time.monotonic()
+    response = client.post(ODDS, body, content_type="application/json")
+    assert time.monotonic() - start < 1.0
+    assert response.status_code == 400
+    error = response.json()
+    assert (error["error"], error["field"]) == ("invalid_input", "attacker")
+    assert "too large to simulate" in error["message"]
+
+
+@pytest.mark.django_db
+def test_the_odds_endpoint_refuses_too_many_planes_against_an_aa_gun(client):
+    body = {
+        "attacker": {"fighter": 100, "bomber": 45},
+        "defender": {"infantry": 10, "aa_gun": 1},
+    }
+    start = time.monotonic()
+    response = client.post(ODDS, body, content_type="application/json")
+    assert time.monotonic() - start < 1.0
+    assert response.status_code == 400
+    assert response.json()["field"] == "method"
