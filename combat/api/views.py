@@ -28,7 +28,8 @@ from combat.api.serializers import (
     AAOddsInputSerializer,
     AAOddsSerializer,
 )
-from combat.axis_allies import battle_odds
+from combat.axis_allies import CombatInputError, battle_odds
+from combat.axis_allies.odds import estimated_work
 from combat.selectors import aa_battle_get
 from combat.services import aa_battle_close, aa_battle_create
 from config.exceptions import ErrorSerializer
@@ -49,6 +50,11 @@ class CombatApi(APIView):
     parser_classes = [JSONParser]
 
 
+#: Largest simulation the odds endpoint runs: runs x units in the battle (about 5 s of work).
+#: The exact solver refuses past its own state limit, counting the AA gun's outcomes.
+MAX_MONTE_CARLO_WORK = 500_000
+
+
 class AAOddsApi(CombatApi):
     @extend_schema(
         tags=TAGS,
@@ -66,7 +72,18 @@ class AAOddsApi(CombatApi):
         serializer = AAOddsInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
-        odds = battle_odds(data.pop("attacker"), data.pop("defender"), **data)
+        attacker, defender = data.pop("attacker"), data.pop("defender")
+        if data.get("method") == "monte-carlo":
+            work = estimated_work(attacker, defender, **data)
+            if work > MAX_MONTE_CARLO_WORK:
+                larger = (
+                    "attacker" if sum(attacker.values()) >= sum(defender.values()) else "defender"
+                )
+                raise CombatInputError(
+                    larger,
+                    f"too large to simulate ({work:,} runs x units > {MAX_MONTE_CARLO_WORK:,})",
+                )
+        odds = battle_odds(attacker, defender, **data)
         return Response(odds.as_dict())
 
 

@@ -18,10 +18,14 @@ import heapq
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from itertools import compress
 from types import MappingProxyType
 from typing import Any
 
-from combat.axis_allies.battle import play_battle, result_of
+import numpy as np
+
+from combat.axis_allies import chains
+from combat.axis_allies.battle import play_battle
 from combat.axis_allies.engine import (
     Branches,
     State,
@@ -35,6 +39,7 @@ from combat.axis_allies.errors import CombatInputError
 from combat.axis_allies.reports import BattleOdds, Outcome
 from combat.axis_allies.rules import EXACT
 from combat.axis_allies.setup import BattleOptions, BattleSetup, build_setup
+from combat.budget import charge
 from combat.dice import RandomDice
 
 #: Above this many (attacker hit points + 1) x (defender hit points + 1) the exact solver
@@ -114,18 +119,90 @@ def _setup_from_key(key: tuple) -> BattleSetup:
 @lru_cache(maxsize=512)
 def _exact(key: tuple) -> BattleOdds:
     setup = _setup_from_key(key)
-    size = (setup.attacker.hit_points(setup.attacker.initial) + 1) * (
-        setup.defender.hit_points(setup.defender.initial) + 1
-    )
-    if size > MAX_EXACT_STATES:
-        raise CombatInputError(
-            "method",
-            f"battle too large for the exact solver ({size} states > "
-            f'{MAX_EXACT_STATES}); ask for method "monte-carlo"',
-            METHODS,
-        )
-    ends = _solve_rounds(setup) if setup.rounds is not None else _solve_to_the_end(setup)
+    ends = None
+    if setup.rounds is None and chains.applicable(setup):
+        size = chains.size(setup)
+        if size > chains.MAX_CHAIN_STATES:
+            _refuse(size, chains.MAX_CHAIN_STATES)
+        ends = chains.solve(setup)
+    if ends is None:
+        size = _general_size(setup)
+        if size > MAX_EXACT_STATES:
+            _refuse(size, MAX_EXACT_STATES)
+        ends = _solve_rounds(setup) if setup.rounds is not None else _solve_to_the_end(setup)
     return _summarise(setup, ends, "exact")
+
+
+def _refuse(size: int, limit: int) -> None:
+    raise CombatInputError(
+        "method",
+        f"battle too large for the exact solver ({size} states > "
+        f'{limit}); ask for method "monte-carlo"',
+        METHODS,
+    )
+
+
+def _general_size(setup: BattleSetup) -> int:
+    """States of the general path: hit points left on each side, times the AA gun's outcomes
+    (each distinct plane loss starts its own set of attacker states)."""
+    starts = 1
+    if setup.aa_gun:
+        starts = chains.aa_outcome_count(setup.rules, chains.attacker_planes(setup))
+    return (
+        starts
+        * (setup.attacker.hit_points(setup.attacker.initial) + 1)
+        * (setup.defender.hit_points(setup.defender.initial) + 1)
+    )
+
+
+def estimated_work(
+    attacker: Mapping[str, int],
+    defender: Mapping[str, int],
+    *,
+    method: str = "exact",
+    runs: int = 2000,
+    seed: int = 0,
+    **kwargs: Any,
+) -> int:
+    """The work ``battle_odds`` with the same arguments would do, before doing it.
+
+    Exact: the states the solver will hold (the fast path's chain cells, or the general
+    path's states, both counting the AA gun's starting forces). Monte Carlo: runs x units in
+    the battle. Invalid input raises ``CombatInputError`` naming the field, as battle_odds does.
+    """
+    if method not in METHODS:
+        raise CombatInputError("method", f"unknown method {method!r}", METHODS)
+    params = {
+        "rules": "dice",
+        "edition": "revised",
+        "rounds": None,
+        "attacker_order": None,
+        "defender_order": None,
+        "amphibious": False,
+        "techs": (),
+        "options": None,
+    }
+    for name, value in kwargs.items():
+        if name not in params:
+            raise TypeError(f"estimated_work() got an unexpected keyword argument {name!r}")
+        params[name] = value
+    if params["techs"] is None:
+        params["techs"] = ()
+    setup = build_setup(attacker, defender, **params)
+    if method == "monte-carlo":
+        return runs * _units(setup)
+    if setup.rounds is None and chains.applicable(setup):
+        return chains.size(setup)
+    return _general_size(setup)
+
+
+def _units(setup: BattleSetup) -> int:
+    return max(
+        1,
+        sum(setup.attacker.initial)
+        + sum(setup.defender.initial)
+        + sum(n for _unit, n in setup.bombarders),
+    )
 
 
 def _solve_rounds(setup: BattleSetup) -> list[tuple[float, State, bool]]:
@@ -133,6 +210,7 @@ def _solve_rounds(setup: BattleSetup) -> list[tuple[float, State, bool]]:
     dist = [(1.0, initial_state(setup))]
     ended: list[tuple[float, State, bool]] = []
     for number in range(1, setup.rounds + 1):
+        charge(len(dist))
         nxt = []
         for p, state in dist:
             if is_over(setup, state) and not state.first_round:
@@ -240,6 +318,7 @@ def _solve_separable(setup: BattleSetup, first: Branches) -> list[tuple[float, S
             by_hp[hp_att[i] + hp_def[j]].append((i, j))
         mass[i][j] += p
     for level in range(len(by_hp) - 1, -1, -1):
+        charge(len(by_hp[level]))
         for i, j in by_hp[level]:
             p = mass[i][j]
             if p == 0.0:
@@ -288,7 +367,12 @@ def _solve_general(setup: BattleSetup, first: Branches) -> list[tuple[float, Sta
 
     for p, state in first:
         add(p, state)
+    expanded = 0
     while heap:
+        expanded += 1
+        if expanded == 256:
+            charge(expanded)
+            expanded = 0
         _priority, _tie, state = heapq.heappop(heap)
         p = mass.pop(state)
         successors = play_round(setup, state, EXACT)
@@ -306,29 +390,49 @@ def _solve_general(setup: BattleSetup, first: Branches) -> list[tuple[float, Sta
 def _summarise(
     setup: BattleSetup, ends: list[tuple[float, State, bool]], method: str
 ) -> BattleOdds:
+    """Totals, expected survivors, the IPC swing and every outcome, from the battle's ends.
+
+    Ends are merged by (attacker state, defender state, stalemate) first, and each distinct
+    side state is described once, so thousands of ends cost little.
+    """
+    merged: dict[tuple, float] = {}
+    for p, state, stalemate in ends:
+        k = (state.att, state.dfn, stalemate)
+        merged[k] = merged.get(k, 0.0) + p
+    att_keys, att_expect, att_lost = _describe(setup.attacker, {k[0] for k in merged})
+    def_keys, def_expect, def_lost = _describe(setup.defender, {k[1] for k in merged})
     totals = dict.fromkeys(("attacker", "defender", "draw", "stalemate"), 0.0)
     outcomes: dict[tuple, list] = {}
-    att_expect: dict[str, float] = dict.fromkeys(setup.attacker.order, 0.0)
-    def_expect: dict[str, float] = dict.fromkeys(setup.defender.order, 0.0)
-    att_start = setup.attacker.alive(setup.attacker.initial)
-    def_start = setup.defender.alive(setup.defender.initial)
-    swing = 0.0
-    for p, state, stalemate in ends:
-        result = result_of(setup, state, stalemate)
+    expect_a = dict.fromkeys(att_expect, 0.0)
+    expect_d = dict.fromkeys(def_expect, 0.0)
+    att_mass: dict[tuple[int, ...], float] = {}
+    def_mass: dict[tuple[int, ...], float] = {}
+    for (att, dfn, stalemate), p in merged.items():
+        a_alive, d_alive = any(att), any(dfn)
+        if a_alive and not d_alive:
+            result = "attacker"
+        elif d_alive and not a_alive:
+            result = "defender"
+        elif not (a_alive or d_alive):
+            result = "draw"
+        else:
+            result = "stalemate" if stalemate else "defender"
         totals[result] += p
-        att_left = setup.attacker.alive(state.att)
-        def_left = setup.defender.alive(state.dfn)
-        for name, n in att_left.items():
-            att_expect[name] += p * n
-        for name, n in def_left.items():
-            def_expect[name] += p * n
-        swing += p * (
-            setup.defender.cost_of(_minus(def_start, def_left))
-            - setup.attacker.cost_of(_minus(att_start, att_left))
-        )
-        key = (tuple(sorted(att_left.items())), tuple(sorted(def_left.items())), result)
-        outcomes.setdefault(key, [0.0])[0] += p
+        att_mass[att] = att_mass.get(att, 0.0) + p
+        def_mass[dfn] = def_mass.get(dfn, 0.0) + p
+        outcomes.setdefault((att_keys[att], def_keys[dfn], result), [0.0])[0] += p
+    swing = 0.0
+    for mass, keys, lost, expect, sign in (
+        (att_mass, att_keys, att_lost, expect_a, -1.0),
+        (def_mass, def_keys, def_lost, expect_d, 1.0),
+    ):
+        for state, p in mass.items():
+            for name, n in keys[state]:
+                expect[name] += p * n
+            swing += sign * p * lost[state]
+    att_expect, def_expect = expect_a, expect_d
     ranked = sorted(outcomes.items(), key=lambda item: -item[1][0])
+    proxies: dict[tuple, MappingProxyType] = {}
     return BattleOdds(
         rules=setup.rules.key,
         edition=setup.edition.key,
@@ -340,11 +444,43 @@ def _summarise(
         expected_defender_survivors=MappingProxyType(def_expect),
         expected_ipc_swing=swing,
         outcomes=tuple(
-            Outcome(MappingProxyType(dict(a)), MappingProxyType(dict(d)), result, p)
+            Outcome(_proxy(proxies, a), _proxy(proxies, d), result, p)
             for (a, d, result), (p,) in ranked
         ),
         method=method,
     )
+
+
+def _proxy(proxies: dict, key: tuple) -> MappingProxyType:
+    """One read-only mapping per distinct survivor key (outcomes share them)."""
+    found = proxies.get(key)
+    if found is None:
+        found = proxies[key] = MappingProxyType(dict(key))
+    return found
+
+
+def _describe(side, states) -> tuple[dict, dict[str, float], dict]:
+    """For each side state: its survivors as a sorted ((unit, count), ...) key and the IPC
+    value it has lost; plus the zeroed expectation dict in the side's order."""
+    start = side.alive(side.initial)
+    names = sorted(start)
+    slot_of = {name: k for k, name in enumerate(names)}
+    columns = [slot_of[name] for name, _hp in side.slots]
+    costs = [side.units[name].cost for name in names]
+    full = sum(c * start[name] for c, name in zip(costs, names, strict=True))
+    keys: dict[tuple[int, ...], tuple] = {}
+    lost: dict[tuple[int, ...], int] = {}
+    listed = list(states)
+    if not listed:
+        return keys, dict.fromkeys(side.order, 0.0), lost
+    onehot = np.zeros((len(side.slots), len(names)), dtype=np.int64)
+    onehot[np.arange(len(side.slots)), columns] = 1
+    counts = np.array(listed, dtype=np.int64).reshape(len(listed), len(side.slots)) @ onehot
+    lost_values = (full - counts @ np.array(costs, dtype=np.int64)).tolist()
+    for state, row, value in zip(listed, counts.tolist(), lost_values, strict=True):
+        keys[state] = tuple(compress(zip(names, row, strict=True), row))
+        lost[state] = value
+    return keys, dict.fromkeys(side.order, 0.0), lost
 
 
 def _minus(start: Mapping[str, int], left: Mapping[str, int]) -> dict[str, int]:
@@ -355,8 +491,10 @@ def _monte_carlo(key: tuple, runs: int, seed: int) -> BattleOdds:
     setup = _setup_from_key(key)
     dice = RandomDice(seed)
     weight = 1.0 / runs
+    units = _units(setup)
     ends = []
     for _ in range(runs):
+        charge(units)  # one run's work: every unit in the battle
         report = play_battle(setup, dice)
         state = _state_of(setup, report)
         ends.append((weight, state, report.winner == "stalemate"))

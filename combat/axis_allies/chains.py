@@ -1,0 +1,449 @@
+"""The exact solver's fast path: each side walks its loss sequence, solved with numpy arrays.
+
+When every hit a side takes moves it one step along a fixed loss sequence (no carried
+fractions, no first strike after the opening, submarine hits never meeting aircraft they cannot
+take, no unit of more than two hits), a side's state in a later round is an index into that
+sequence, and a round's transition from (attacker at i, defender at j) is the product of two
+independent hit distributions: the attacker's from i, the defender's from j. The opening round
+is different only in where it starts: the AA gun's plane losses give one loss sequence per
+distinct surviving force (weighted by its chance), bombardment gives the defender's starting
+distribution, and the round-1 volley may include bombarding ships (Low Luck) or a carried
+fraction (A&A Chess).
+
+The chain is solved per anti-diagonal (total hits taken): every transition lowers the hit
+points left, so the cells of one diagonal depend only on earlier diagonals, and a whole
+diagonal is pushed forward with one batched matrix product, vectorised over the AA gun's
+starting forces. The chance of a round changing nothing is divided out as on the general path.
+
+Tables that depend only on small integers (binomial hit distributions, a volley's hit
+distribution, AA loss distributions) are built once per process (``lru_cache``).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from types import MappingProxyType
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from combat.axis_allies.anti_aircraft import aa_loss_outcomes
+from combat.axis_allies.editions import UnitType
+from combat.axis_allies.engine import State, Volley, _bombard_volley, volley
+from combat.axis_allies.rules import ATTACKER, DEFENDER, EXACT, RuleSet, get_rules, total_hits
+from combat.axis_allies.setup import BattleSetup, SideSetup
+from combat.budget import charge
+
+#: Above this many (chains x attacker positions x defender positions) the fast path refuses
+#: (about 8 MB per array); the arrays are sized before they are allocated.
+MAX_CHAIN_STATES = 1_000_000
+
+
+# --- per-process tables of small integers -----------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def binomial_pmf(count: int, needed: int) -> np.ndarray:
+    """Hits among ``count`` d6 hitting on <= ``needed`` (read-only array, index = hits)."""
+    p = min(max(needed, 0), 6) / 6
+    if p <= 0 or count == 0:
+        out = np.zeros(1)
+        out[0] = 1.0
+    elif p >= 1:
+        out = np.zeros(count + 1)
+        out[count] = 1.0
+    else:
+        k = np.arange(count + 1)
+        # Same terms as rules._binomial: comb(n, k) p^k (1-p)^(n-k), built by exact integers.
+        from math import comb
+
+        coeffs = np.array([float(comb(count, int(i))) for i in k])
+        out = coeffs * p**k * (1 - p) ** (count - k)
+    out.setflags(write=False)
+    return out
+
+
+def volley_pmf(rules: RuleSet, role: str, dice: tuple, bonus: int) -> np.ndarray:
+    """Distribution of a volley's hits (general + restricted together), index = hits."""
+    return _volley_pmf(rules.key, role, dice, bonus)
+
+
+@lru_cache(maxsize=65536)
+def _volley_pmf(rules_key: str, role: str, dice: tuple, bonus: int) -> np.ndarray:
+    rules = get_rules(rules_key)
+    if rules.per_die:
+        out = np.ones(1)
+        for needed, n, _restricted in dice:
+            out = np.convolve(out, binomial_pmf(n, needed))
+    else:
+        total = sum(needed * n for needed, n, _r in dice) + bonus
+        hits = total_hits(total, rules.threshold(role), rules, EXACT, role, "general")
+        out = np.zeros(max(h for _p, h in hits) + 1)
+        for p, h in hits:
+            out[h] += p
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=4096)
+def aa_table(rules: RuleSet, planes: tuple, order: tuple) -> tuple:
+    """The AA gun's (probability, planes lost) outcomes for ``planes`` ((type, count), ...)."""
+    outcomes = aa_loss_outcomes(rules, dict(planes), 1, list(order), EXACT)
+    return tuple((p, tuple(sorted(lost.items()))) for p, lost in outcomes)
+
+
+def aa_outcome_count(rules: RuleSet, planes: dict[str, int]) -> int:
+    """How many distinct plane losses the AA gun can cause (without enumerating them)."""
+    if not planes:
+        return 1
+    if rules.per_die:
+        count = 1
+        for n in planes.values():
+            count *= n + 1
+        return count
+    return 2  # Low Luck / A&A Chess: sure hits plus at most one rolled extra
+
+
+# --- applicability and chains ----------------------------------------------------------------
+
+
+def _has_subs(side: SideSetup) -> bool:
+    return any(side.units[n].submarine for n in side.order)
+
+
+def _has_air(side: SideSetup) -> bool:
+    return any(side.units[n].is_air for n in side.order)
+
+
+def _may_strike_first(setup: BattleSetup, role: str) -> bool:
+    side = setup.side(role)
+    if not _has_subs(side):
+        return False
+    if role == DEFENDER and setup.edition.sub_first_strike == "attacker":
+        return False
+    return setup.rules.key != "lowluck" or bool(setup.options.first_strike_subs(role))
+
+
+def applicable(setup: BattleSetup) -> bool:
+    """Static checks; ``solve`` also checks the destroyer cover along the chains."""
+    rules = setup.rules
+    if setup.rounds is not None or rules.carry or rules.final_roll:
+        return False
+    for side in (setup.attacker, setup.defender):
+        if any(side.units[n].hits > 2 for n in side.order):
+            return False
+    # Submarine hits cannot fall on aircraft: only harmless when the enemy has none.
+    if _has_subs(setup.attacker) and _has_air(setup.defender):
+        return False
+    return not (_has_subs(setup.defender) and _has_air(setup.attacker))
+
+
+def chain(side: SideSetup, start: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """``start`` after 0, 1, 2, ... hits, to empty (engine's ``apply_hits`` one hit at a time:
+    undamaged multi-hit units absorb first, then units are lost in slot order)."""
+    counts = list(start)
+    states = [start]
+    slots = side.slots
+    for i, (name, hp) in enumerate(slots):
+        if hp > 1:
+            target = side.slot_index[(name, hp - 1)]
+            for _ in range(counts[i]):
+                counts[i] -= 1
+                counts[target] += 1
+                states.append(tuple(counts))
+    for i, (_name, hp) in enumerate(slots):
+        if hp == 1:
+            for _ in range(counts[i]):
+                counts[i] -= 1
+                states.append(tuple(counts))
+    return states
+
+
+def _has_anti_sub(side: SideSetup, state: tuple[int, ...]) -> bool:
+    return any(
+        n and side.units[name].anti_sub for (name, _hp), n in zip(side.slots, state, strict=True)
+    )
+
+
+class _FireTable:
+    """Hit distribution of each side state's later-round volley.
+
+    A volley depends only on the unit types and how many of each are alive, so the
+    distribution is looked up in a per-process table keyed by (rules, role, unit stats,
+    counts); per query only the state -> counts step runs.
+    """
+
+    def __init__(self, setup: BattleSetup, role: str) -> None:
+        side = setup.side(role)
+        self.rules = setup.rules
+        self.role = role
+        self.names = side.order
+        position = {name: k for k, name in enumerate(side.order)}
+        self.slot_names = [position[name] for name, _hp in side.slots]
+        self.signature = tuple(
+            (
+                name,
+                u.attack,
+                u.defense,
+                u.attack_dice,
+                u.defense_dice,
+                u.submarine,
+                tuple(sorted(u.supports.items())),
+            )
+            for name in side.order
+            for u in (side.units[name],)
+        )
+        number = _SIGNATURES.get(self.signature)
+        if number is None:
+            number = _SIGNATURES[self.signature] = len(_SIGNATURE_LIST)
+            _SIGNATURE_LIST.append(self.signature)
+        self.signature = number
+        self.rules = self.rules.key
+        self.memo: dict[tuple[int, ...], np.ndarray] = {}
+        self.onehot = np.zeros((len(side.slots), len(self.names)), dtype=np.int64)
+        self.onehot[np.arange(len(side.slots)), self.slot_names] = 1
+
+    def many(self, states: list[tuple[int, ...]]) -> list[np.ndarray]:
+        """The distributions of ``states`` (counts per unit type computed in one product)."""
+        counts = (np.array(states, dtype=np.int64) @ self.onehot).tolist()
+        memo, rules, role, signature = self.memo, self.rules, self.role, self.signature
+        out = []
+        for state, row in zip(states, counts, strict=True):
+            found = memo.get(state)
+            if found is None:
+                found = memo[state] = (
+                    _fire_pmf(rules, role, signature, tuple(row)) if any(row) else _NO_FIRE
+                )
+            out.append(found)
+        return out
+
+    def __call__(self, state: tuple[int, ...]) -> np.ndarray:
+        found = self.memo.get(state)
+        if found is None:
+            counts = [0] * len(self.names)
+            for k, n in zip(self.slot_names, state, strict=True):
+                counts[k] += n
+            found = self.memo[state] = _fire_pmf(
+                self.rules, self.role, self.signature, tuple(counts)
+            )
+        return found
+
+
+#: Unit stats seen so far, numbered, so the table below hashes a small int, not the stats.
+_SIGNATURES: dict[tuple, int] = {}
+_SIGNATURE_LIST: list[tuple] = []
+
+
+@lru_cache(maxsize=65536)
+def _fire_pmf(rules_key: str, role: str, signature_id: int, counts: tuple) -> np.ndarray:
+    """``engine.volley`` (subs fire with the rest) for these counts, as a hit distribution."""
+    signature = _SIGNATURE_LIST[signature_id]
+    units = {
+        name: UnitType(
+            name,
+            "land",
+            attack,
+            defense,
+            0,
+            attack_dice=adice,
+            defense_dice=ddice,
+            submarine=sub,
+            supports=MappingProxyType(dict(supports)),
+        )
+        for name, attack, defense, adice, ddice, sub, supports in signature
+    }
+    names = [s[0] for s in signature]
+    side = SideSetup(role, units, dict(zip(names, counts, strict=True)), names)
+    v = volley(side, side.initial, subs="with")
+    return _volley_pmf(rules_key, role, v.dice, 0)
+
+
+# --- the solver -------------------------------------------------------------------------------
+
+
+def size(setup: BattleSetup) -> int:
+    """Cells of the chain arrays: AA starting forces x attacker positions x defender positions."""
+    att, dfn = setup.attacker, setup.defender
+    planes = attacker_planes(setup)
+    starts = aa_outcome_count(setup.rules, planes) if setup.aa_gun else 1
+    return starts * (att.hit_points(att.initial) + 1) * (dfn.hit_points(dfn.initial) + 1)
+
+
+def attacker_planes(setup: BattleSetup) -> dict[str, int]:
+    side = setup.attacker
+    return {n: c for n, c in side.alive(side.initial).items() if side.units[n].is_air}
+
+
+def solve(setup: BattleSetup) -> list[tuple[float, State, bool]] | None:
+    """The battle's ends as (probability, state, stalemate), or None if the path does not apply."""
+    if not applicable(setup):
+        return None
+    att, dfn = setup.attacker, setup.defender
+    rules = setup.rules
+
+    # Round 1, AA gun: one starting force per distinct loss, with its chance.
+    starts: dict[tuple[int, ...], float] = {}
+    planes = attacker_planes(setup)
+    if setup.aa_gun and planes:
+        key = tuple(sorted(planes.items()))
+        for p, lost in aa_table(rules, key, tuple(att.order)):
+            s = att.remove(att.initial, dict(lost))
+            starts[s] = starts.get(s, 0.0) + p
+    else:
+        starts[att.initial] = 1.0
+    chains_a = [chain(att, s) for s in starts]
+    chain_d = chain(dfn, dfn.initial)
+    A = max(len(c) for c in chains_a) - 1
+    D = len(chain_d) - 1
+    C = len(chains_a)
+    if C * (A + 1) * (D + 1) > MAX_CHAIN_STATES:
+        return None
+
+    # First strike must never happen: the enemy keeps a destroyer while it has anything.
+    if _may_strike_first(setup, ATTACKER) and D and not _has_anti_sub(dfn, chain_d[D - 1]):
+        return None
+    if _may_strike_first(setup, DEFENDER):
+        for c in chains_a:
+            if len(c) > 1 and not _has_anti_sub(att, c[-2]):
+                return None
+
+    fire_a, fire_d = _FireTable(setup, ATTACKER), _FireTable(setup, DEFENDER)
+    # Defender: fire per position, padded to A + 1 hits with the tail summed at each capacity.
+    d_rows = fire_d.many(chain_d)
+    DF, DF_tail = _padded(d_rows, A + 1)
+
+    # Attacker: chain c's position k sits at global row offset[c] + k, so every chain ends at A.
+    offsets = [A - (len(c) - 1) for c in chains_a]
+    every = fire_a.many([s for states in chains_a for s in states])
+    rows: list[np.ndarray] = []
+    at = 0
+    for c, states in enumerate(chains_a):
+        rows.extend([_NO_FIRE] * offsets[c])
+        rows.extend(every[at : at + len(states)])
+        at += len(states)
+    pad, tail = _padded(rows, D + 1)
+    AF = pad.reshape(C, A + 1, D + 2)
+    AF_tail = tail.reshape(C, A + 1, D + 2)
+
+    # Round 1: bombardment moves the defender along its chain; the general volley of round 1
+    # may differ from later ones (Low Luck bombarding ships, A&A Chess fractions).
+    bomb, bonus, joined = _bombardment(setup)
+    M = np.zeros((C, A + 1, D + 1))
+    for c, (start, weight) in enumerate(starts.items()):
+        alive = any(start)
+        b_dist = bomb if alive else np.ones(1)
+        if not alive or not any(chain_d[0]):
+            a1 = _NO_FIRE
+        elif not (joined or bonus):
+            a1 = fire_a.memo[start]  # the round-1 volley is a later round's
+        else:
+            v = volley(att, start, subs="with")
+            dice = v.dice + joined
+            a1 = volley_pmf(rules, ATTACKER, dice, bonus)
+        cap_a = len(chains_a[c]) - 1
+        for b, pb in enumerate(b_dist):
+            if pb == 0.0:
+                continue
+            b = min(b, D)
+            a_hits = a1 if any(chain_d[b]) else _NO_FIRE
+            d_hits = d_rows[b] if alive else _NO_FIRE
+            row = _capped(d_hits, cap_a)  # attacker positions taken
+            col = _capped(a_hits, D - b)  # defender positions taken
+            M[c, offsets[c] : offsets[c] + len(row), b : b + len(col)] += (
+                weight * pb * np.outer(row, col)
+            )
+
+    # Later rounds, diagonal by diagonal. Cells with g == A (attacker gone) or j == D
+    # (defender gone) are ends and are never expanded.
+    ends: list[tuple[float, State, bool]] = []
+    d0 = DF[:, 0]
+    a0 = AF[:, :, 0]
+    # Hit distributions shifted by the position they start from, read as sliding windows:
+    # X_win[j, A + g0 - g, :][g' - g0] = P(defender at j deals g' - g hits), zero for g' < g.
+    DF_pad = np.zeros((D + 1, 2 * A + 2))
+    DF_pad[:, A : 2 * A + 1] = DF[:, : A + 1]
+    X_win = sliding_window_view(DF_pad, A + 1, axis=1)
+    AF_pad = np.zeros((C, A + 1, 2 * D + 2))
+    AF_pad[:, :, D : 2 * D + 1] = AF[:, :, : D + 1]
+    Y_win = sliding_window_view(AF_pad, D + 1, axis=2)
+    # Per cell: the chance a round changes nothing, and 1 / (1 - that) (0 where nobody can
+    # ever score: a stalemate, recorded and not expanded).
+    stay = a0[:, :A, None] * d0[None, None, :D]
+    stuck = stay >= 1.0 - 1e-12
+    scale = np.where(stuck, 0.0, 1.0 / np.where(stuck, 0.5, 1.0 - stay))
+    stuck_levels = set((np.nonzero(stuck)[1] + np.nonzero(stuck)[2]).tolist())
+    rows = np.arange(A + D + 1)
+    for level in range(A + D - 1):
+        g_lo, g_hi = max(0, level - (D - 1)), min(A - 1, level)
+        if g_lo > g_hi:
+            continue
+        g = rows[g_lo : g_hi + 1]
+        j = level - g
+        charge(C * len(g))
+        m = M[:, g, j]  # (C, K)
+        if level in stuck_levels:
+            here = stuck[:, g, j] & (m != 0.0)
+            for c, k in zip(*np.nonzero(here), strict=True):
+                att_state = chains_a[c][g[k] - offsets[c]]
+                ends.append((float(m[c, k]), State(att_state, chain_d[j[k]], False), True))
+        w = m * scale[:, g, j]
+        # X[k, g' - g_lo]: the defender at j_k moves the attacker from g_k to g' (capped at A).
+        X = X_win[j, A + g_lo - g, : A + 1 - g_lo]
+        X[:, -1] = DF_tail[j, A - g]
+        # Y[c, k, j' - j_lo]: the attacker at g_k (chain c) moves the defender from j_k to j'.
+        j_lo = level - g_hi
+        Y = Y_win[:, g, D + j_lo - j, : D + 1 - j_lo]
+        Y[:, :, -1] = AF_tail[:, g, D - j]
+        # X^T diag(w_c) Y_c for every chain c (small products: no BLAS threads are woken).
+        M[:, g_lo:, j_lo:] += np.matmul(X.T[None, :, :], w[:, :, None] * Y)
+
+    won = M[:, :, D].tolist()  # attacker alive, defender gone (and the draw at g == A)
+    lost = M[:, A, :D].tolist()  # attacker gone, defender alive
+    for c, states in enumerate(chains_a):
+        o = offsets[c]
+        row = won[c]
+        for gg in range(o, A + 1):
+            if row[gg] != 0.0:
+                ends.append((row[gg], State(states[gg - o], chain_d[D], False), False))
+        for jj, p in enumerate(lost[c]):
+            if p != 0.0:
+                ends.append((p, State(states[-1], chain_d[jj], False), False))
+    return ends
+
+
+_NO_FIRE = np.ones(1)
+_NO_FIRE.setflags(write=False)
+
+
+def _capped(pmf: np.ndarray, cap: int) -> np.ndarray:
+    """``pmf`` over hits, with every outcome of ``cap`` or more hits put at ``cap``."""
+    if len(pmf) <= cap + 1:
+        return pmf
+    out = pmf[: cap + 1].copy()
+    out[cap] = pmf[cap:].sum()
+    return out
+
+
+def _padded(rows: list[np.ndarray], width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rows as a (n, width + 1) array, plus tail sums: tail[i, k] = P(hits >= k)."""
+    longest = max(len(r) for r in rows)
+    full = np.zeros((len(rows), max(longest, width + 1)))
+    for i, r in enumerate(rows):
+        full[i, : len(r)] = r
+    tail = np.cumsum(full[:, ::-1], axis=1)[:, ::-1]
+    return full[:, : width + 1].copy(), tail[:, : width + 1].copy()
+
+
+def _bombardment(setup: BattleSetup) -> tuple[np.ndarray, int, tuple]:
+    """(defender's hits from bombardment, A&A Chess fraction, dice joining the round-1 total)."""
+    if not setup.bombarders:
+        return np.ones(1), 0, ()
+    v: Volley = _bombard_volley(setup)
+    rules = setup.rules
+    if rules.key == "lowluck" and not setup.options.bombard_separately:
+        return np.ones(1), 0, v.dice
+    if rules.per_die or rules.key == "lowluck":
+        return volley_pmf(rules, ATTACKER, v.dice, 0), 0, ()
+    hits = np.zeros(v.total // 6 + 1)
+    hits[v.total // 6] = 1.0
+    return hits, v.total % 6, ()
