@@ -90,6 +90,14 @@ class ForbiddenError(ApplicationError):
     code = "forbidden"
 
 
+class UnavailableError(ApplicationError):
+    """The server cannot do the work now (busy, or the work ran out of its budget): try later."""
+
+    status = status.HTTP_503_SERVICE_UNAVAILABLE
+    code = "unavailable"
+    headers = {"Retry-After": "1"}
+
+
 class ConflictError(ApplicationError):
     """The request clashes with the current state (e.g. an older version than the stored one)."""
 
@@ -126,7 +134,7 @@ def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Respons
     """DRF's ``EXCEPTION_HANDLER``: every handled error as one ``error_body``; others -> 500."""
     if isinstance(exc, ApplicationError):
         set_rollback()  # as DRF does for its own errors, should ATOMIC_REQUESTS be turned on
-        return Response(exc.body(), status=exc.status)
+        return Response(exc.body(), status=exc.status, headers=getattr(exc, "headers", None))
     if isinstance(exc, CombatInputError):
         set_rollback()
         body = error_body(INVALID_INPUT, exc.field, _combat_message(exc), exc.allowed)

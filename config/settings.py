@@ -152,8 +152,15 @@ REST_FRAMEWORK = {
         "login": env.str("THROTTLE_LOGIN", default="10/min"),
         "register": env.str("THROTTLE_REGISTER", default="10/hour"),
         "actions": env.str("THROTTLE_ACTIONS", default="120/min"),
+        # Anonymous use of the combat calculators (combat.api.limits), per client address.
+        "calculator": env.str("THROTTLE_CALCULATOR", default="60/min"),
     },
 }
+# The work one calculator request may do (combat.api.limits): states expanded or simulated
+# units, wall seconds, and how many calculations one process runs at once.
+COMBAT_MAX_STATES = env.int("COMBAT_MAX_STATES", default=20_000_000)
+COMBAT_SECONDS = env.float("COMBAT_SECONDS", default=0.8)
+COMBAT_CONCURRENCY = env.int("COMBAT_CONCURRENCY", default=2)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Warboard API",
     "DESCRIPTION": "Turn-based war board games: Fast Risk, combat resolver, correspondence play.",

@@ -13,8 +13,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from combat import risk_dice
+from combat.api.limits import bounded
 from combat.api.serializers import StrictBooleanField, StrictEnvelopeSerializer, StrictIntegerField
-from combat.api.views import BAD_INPUT, CombatApi
+from combat.api.views import BAD_INPUT, LIMITS, CombatApi
 
 
 class RiskOddsInputSerializer(StrictEnvelopeSerializer):
@@ -67,7 +68,7 @@ class RiskOddsApi(CombatApi):
         tags=["combat: Fast Risk"],
         summary="Exact odds of a Fast Risk battle",
         description="Normal, committed, flanking or naval; every way the battle can end with "
-        "its probability, worked out exactly.",
+        "its probability, worked out exactly." + LIMITS,
         operation_id="risk_odds",
         request=RiskOddsInputSerializer,
         responses={200: OpenApiResponse(RiskOddsSerializer), 400: BAD_INPUT},
@@ -76,5 +77,21 @@ class RiskOddsApi(CombatApi):
         serializer = RiskOddsInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
-        odds = risk_dice.battle_odds(data.pop("attackers"), data.pop("defenders"), **data)
+        attackers, defenders = data.pop("attackers"), data.pop("defenders")
+        estimate = risk_dice.estimated_states(attackers, defenders, **data)
+        odds = bounded(
+            estimate,
+            _largest(attackers, defenders, data),
+            lambda: risk_dice.battle_odds(attackers, defenders, **data),
+        )
         return Response(odds.as_dict())
+
+
+def _largest(attackers: int | None, defenders: int, data: dict) -> str:
+    """The field to shrink when a battle is too large: the biggest army in it."""
+    sizes = {
+        "attackers" if attackers is not None else "flanks": attackers or sum(data["flanks"] or []),
+        "reserves": data.get("reserves", 0),
+        "defenders": defenders,
+    }
+    return max(sizes, key=lambda name: sizes[name])

@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
+from combat.api.limits import CalculatorThrottle, bounded
 from combat.api.serializers import (
     AABattleCloseInputSerializer,
     AABattleCreatedOutputSerializer,
@@ -38,6 +39,11 @@ TAGS = ["combat: Axis & Allies"]
 BAD_INPUT = OpenApiResponse(
     ErrorSerializer, description="Bad input: the field and what is allowed."
 )
+#: Said in the odds endpoints' descriptions (their documented responses stay 200 and 400).
+LIMITS = (
+    " Bounded work: a battle too large to solve is a 400 naming the field and the limit; a 503 "
+    "(Retry-After) when every calculator is busy or the work ran out of its budget."
+)
 NOT_FOUND = OpenApiResponse(ErrorSerializer, description="No battle has this id (field 'id').")
 BATTLE_ID = OpenApiParameter(
     "battle_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The id of the battle."
@@ -48,6 +54,7 @@ class CombatApi(APIView):
     authentication_classes = [SessionAuthentication]
     permission_classes = [AllowAny]
     parser_classes = [JSONParser]
+    throttle_classes = [CalculatorThrottle]
 
 
 #: Largest simulation the odds endpoint runs: runs x units in the battle (about 5 s of work).
@@ -60,7 +67,7 @@ class AAOddsApi(CombatApi):
         tags=TAGS,
         summary="Exact odds of an A&A battle",
         description="The probability of every way the battle can end, worked out exactly; "
-        'method "monte-carlo" samples instead, for comparison and for very large battles.',
+        'method "monte-carlo" samples instead, for comparison and for very large battles.' + LIMITS,
         operation_id="aa_odds",
         request=AAOddsInputSerializer,
         responses={
@@ -73,17 +80,17 @@ class AAOddsApi(CombatApi):
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
         attacker, defender = data.pop("attacker"), data.pop("defender")
+        work = estimated_work(attacker, defender, **data)
+        side = "attacker" if sum(attacker.values()) >= sum(defender.values()) else "defender"
+        if data.get("method") == "monte-carlo" and work > MAX_MONTE_CARLO_WORK:
+            raise CombatInputError(
+                side, f"too large to simulate ({work:,} runs x units > {MAX_MONTE_CARLO_WORK:,})"
+            )
         if data.get("method") == "monte-carlo":
-            work = estimated_work(attacker, defender, **data)
-            if work > MAX_MONTE_CARLO_WORK:
-                larger = (
-                    "attacker" if sum(attacker.values()) >= sum(defender.values()) else "defender"
-                )
-                raise CombatInputError(
-                    larger,
-                    f"too large to simulate ({work:,} runs x units > {MAX_MONTE_CARLO_WORK:,})",
-                )
-        odds = battle_odds(attacker, defender, **data)
+            odds = bounded(work, side, lambda: battle_odds(attacker, defender, **data))
+        else:  # too many states to solve exactly: the simulation is the way to an answer
+            odds = bounded(work, "method", lambda: battle_odds(attacker, defender, **data),
+                           remedy='ask for method "monte-carlo"')  # fmt: skip
         return Response(odds.as_dict())
 
 
