@@ -44,16 +44,16 @@ successor state generated; ``estimated_states`` predicts that count from the req
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from math import comb, prod
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from combat import risk_flanking
 from combat.budget import charge
 from combat.dice import Dice
 from combat.errors import CombatInputError
@@ -561,6 +561,50 @@ class RiskOutcome:
 
 
 @dataclass(frozen=True)
+class OutcomeTable:
+    """A battle's end states as arrays, most likely first: ``rows`` holds per end state
+    [flanks..., reserves, defenders left, captured, defender ship code] (the code indexes
+    ``_SHIPS``), ``probability`` its chance. ``RiskOdds.outcomes`` turns rows into objects only
+    when asked: a large flanking battle has tens of thousands of end states, and building them
+    all took longer than solving the battle."""
+
+    flank_count: int
+    rows: np.ndarray
+    probability: np.ndarray
+
+    def as_dicts(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """The ``limit`` most likely outcomes (all when None) as ``RiskOutcome.as_dict`` gives
+        them, without building the objects."""
+        k = self.flank_count
+        rows, probability = self.rows[:limit], self.probability[:limit]
+        return [
+            {
+                "attackers_left": sum(row[:k]) + row[k],
+                "flanks_left": row[:k],
+                "defenders_left": row[k + 1],
+                "captured": row[k + 2],
+                "defender_ship": _SHIPS[row[k + 3]],
+                "probability": prob,
+            }
+            for row, prob in zip(rows.tolist(), probability.tolist(), strict=True)
+        ]
+
+    def outcomes(self) -> tuple[RiskOutcome, ...]:
+        k = self.flank_count
+        return tuple(
+            RiskOutcome(
+                sum(row[:k]) + row[k],
+                tuple(row[:k]),
+                row[k + 1],
+                row[k + 2],
+                prob,
+                _SHIPS[row[k + 3]],
+            )
+            for row, prob in zip(self.rows.tolist(), self.probability.tolist(), strict=True)
+        )
+
+
+@dataclass(frozen=True)
 class RiskOdds:
     mode: str
     attacker_wins: float
@@ -568,10 +612,22 @@ class RiskOdds:
     expected_attacker_losses: float
     expected_defender_losses: float
     expected_captures: float
-    outcomes: tuple[RiskOutcome, ...]  # most likely first
+    outcome_table: Callable[[], OutcomeTable] = field(repr=False, compare=False)
     naval: dict[str, float] | None = None  # sinking and capture chances
 
-    def as_dict(self) -> dict[str, Any]:
+    @cached_property
+    def outcomes(self) -> tuple[RiskOutcome, ...]:
+        """Every end state with its probability, most likely first. Built on first use: a
+        flanking battle's end states split by captures need a second, longer walk (and tens of
+        thousands of objects), which the odds themselves do not."""
+        return self.outcome_table().outcomes()
+
+    def as_dict(self, max_outcomes: int | None = None) -> dict[str, Any]:
+        """Everything, with the ``max_outcomes`` most likely outcomes (all when None);
+        ``outcomes_total`` counts them all and ``outcomes_left_out`` is the chance of those
+        left out (a large flanking battle ends in tens of thousands of ways)."""
+        table = self.outcome_table()
+        shown = table.as_dicts(max_outcomes)
         return {
             "mode": self.mode,
             "attacker_wins": self.attacker_wins,
@@ -579,7 +635,9 @@ class RiskOdds:
             "expected_attacker_losses": self.expected_attacker_losses,
             "expected_defender_losses": self.expected_defender_losses,
             "expected_captures": self.expected_captures,
-            "outcomes": [o.as_dict() for o in self.outcomes],
+            "outcomes": shown,
+            "outcomes_total": len(table.probability),
+            "outcomes_left_out": float(table.probability[len(shown) :].sum()),
             "naval": self.naval,
         }
 
@@ -620,12 +678,29 @@ def _battle_odds(attackers, defenders, mode, reserves, flanks, stop_below, naval
         naval=naval,
     )
     if setup.mode == "flanking":
-        ends = _solve_flanking(setup, start)
-        if ends is None:  # too many flanks to number the states in 64 bits
+        odds = _flanking_odds(setup, start)
+        if odds is None:  # too large for the dense walk
             return _summarise(setup, start, solve(setup, start))
-    else:
-        ends = _solve_line(setup, start)
-    return _summarise_arrays(setup, start, ends)
+        return odds
+    return _summarise_arrays(setup, start, _solve_line(setup, start))
+
+
+def _flanking_odds(setup: BattleSetup, start: BattleState) -> RiskOdds | None:
+    """The odds from one walk that sums the captures' chance without telling the states apart
+    by captures (a third of the states for [20, 20, 20] v 40); the end states split by
+    captures (``outcomes``) come from a second walk that does, run when first asked for."""
+    walked = _solve_flanking(setup, start, split_captures=False)
+    if walked is None:
+        return None
+    ends, captures = walked
+
+    @cache  # the odds object is itself cached: walk once however often it is asked
+    def outcomes() -> OutcomeTable:
+        split = _solve_flanking(setup, start, split_captures=True)
+        assert split is not None  # the same layers fitted a moment ago
+        return _outcome_table(setup, split[0])
+
+    return _summarise_arrays(setup, start, ends, captures=captures, outcomes=outcomes)
 
 
 def estimated_states(
@@ -646,7 +721,8 @@ def estimated_states(
     the outcomes of a roll (min(dice) + 1). Flanking: the flanks' sizes times the defenders left
     times whose turn it is, times half the outcomes of the largest roll (the capture counts
     spread the states reached over fewer of these than there are), a quarter more at sea (a
-    flank sunk by the sink roll is remembered).
+    flank sunk by the sink roll is remembered); plus the dense layers' memory, charged before
+    the walk starts (``_CELL_UNITS`` a cell).
     """
     setup, start = build(
         attackers,
@@ -665,7 +741,9 @@ def estimated_states(
     if setup.mode == "committed":
         return (blocks[0] + start.reserves) * d * outcomes
     states = prod(f + 1 for f in blocks) * d * len(blocks) * outcomes // 2
-    return states * 5 // 4 if naval else states
+    successors = states * 5 // 4 if naval else states
+    cells = prod(f + 1 for f in blocks) * (d + 1) * len(blocks) * (2 if naval else 1)
+    return successors + _CELL_UNITS * cells  # the walk's dense arrays are charged up front
 
 
 # --- the fast exact solvers -----------------------------------------------------------------
@@ -798,117 +876,70 @@ def _line_ends(setup, total, d0, attacker_won, defender_sunk, attacker_gone, sto
     )
 
 
-def _solve_flanking(setup: BattleSetup, start: BattleState) -> _Ends | None:
-    """Flanking battles: layers of states (flanks, defenders, turn, captures, a flank sunk),
-    each numbered by one int64 (mixed radix) so a layer's duplicates merge with ``np.unique`` and
-    a roll's successors are the source's number plus a few digit changes."""
-    blocks = np.array(setup.commitments, dtype=np.int64)
-    k, d0 = len(blocks), start.defenders
-    radix = [*(blocks + 1).tolist(), d0 + 1, k, d0 + 1, 2]  # flanks..., d, turn, captured, sunk
-    if prod(radix) >= 2**62:
+def _solve_flanking(
+    setup: BattleSetup, start: BattleState, *, split_captures: bool
+) -> tuple[_Ends, float] | None:
+    """Flanking battles: the compiled walk of ``combat.risk_flanking`` over dense layers of
+    states, charged to the budget for its memory (``_CELL_UNITS`` a cell) up front and for its
+    successors between slices of at most ``_CHUNK``. None when the states cannot be packed into
+    62 bits or the dense layers would pass ``risk_flanking.MAX_CELLS`` (then the generic
+    ``solve`` walks them, charging as it goes)."""
+    blocks, d0 = list(setup.commitments), start.defenders
+    cells, strides, shifts = risk_flanking.layout(blocks, d0, setup.naval)
+    if not 0 < cells <= risk_flanking.MAX_CELLS:
         return None
-    weights = np.array([prod(radix[i + 1 :]) for i in range(len(radix))], dtype=np.int64)
-    radix_arr = np.array(radix, dtype=np.int64)
-    start_code = int(np.dot([*blocks.tolist(), d0, 0, 0, 0], weights))
-    pending: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {
-        int(blocks.sum()) + d0: [(np.array([start_code]), np.array([1.0]))]
-    }
-    ends: list[tuple[np.ndarray, np.ndarray, bool]] = []  # (codes, probability, defender sunk)
-    while pending:
-        level = max(pending)
-        pieces = pending.pop(level)
-        codes = np.concatenate([x[0] for x in pieces])
-        mass = np.concatenate([x[1] for x in pieces])
-        if len(pieces) > 1:
-            codes, inverse = np.unique(codes, return_inverse=True)
-            mass = np.bincount(inverse, weights=mass, minlength=len(codes))
-        cols = (codes[:, None] // weights[None, :]) % radix_arr[None, :]
-        over = (cols[:, k] == 0) | ~cols[:, :k].any(axis=1)
-        if over.any():
-            ends.append((codes[over], mass[over], False))
-        live = ~over & (mass > 0)
-        codes, cols, mass = codes[live], cols[live], mass[live]
-        for lo in range(0, len(mass), _CHUNK):
-            chunk = slice(lo, lo + _CHUNK)
-            _expand_flanking(
-                setup, level, codes[chunk], cols[chunk], mass[chunk], weights, pending, ends
-            )
-    codes = np.concatenate([x[0] for x in ends])
-    cols = (codes[:, None] // weights[None, :]) % radix_arr[None, :]
-    return _Ends(
-        flanks=cols[:, :k],
-        reserves=np.zeros(len(cols), dtype=np.int64),
-        defenders=cols[:, k],
-        captured=cols[:, k + 2],
-        attacker_sunk=cols[:, k + 3] == 1,
-        defender_sunk=np.concatenate([np.full(len(x[1]), x[2]) for x in ends]),
-        probability=np.concatenate([x[1] for x in ends]),
+    charge(_CELL_UNITS * cells)
+    mass, listed, codes, offset, fill = risk_flanking.new_layers(blocks, d0, setup.naval, cells)
+    top = sum(blocks) + d0
+    cell = int(np.dot([*blocks, d0, 0, 0], strides))
+    code = risk_flanking.pack([*blocks, d0, 0, 0], shifts)
+    risk_flanking.add(mass, listed, codes, offset, fill, 0, cell, code, 1.0, top)
+    walk_state = np.array([0, top, 0, 0], dtype=np.int64)
+    out = _grown_rows(None, 1 << 14)
+    table, block_array = _tables(), np.array(blocks, dtype=np.int64)
+    captures = np.zeros(1)
+    while True:
+        status, work = risk_flanking.walk(
+            mass, listed, codes, offset, fill, walk_state, block_array, strides, shifts, table,
+            setup.naval, P_SINK, _CHUNK, split_captures, captures, *out,
+        )  # fmt: skip
+        charge(int(work))
+        if status == risk_flanking.DONE:
+            break
+        if status == risk_flanking.NEEDS_ROOM:
+            out = _grown_rows(out, 2 * len(out[0]) + int(walk_state[3]))
+    risk_flanking.give_back(mass, listed, codes)
+    rows = int(walk_state[2])
+    code, captured, defender_sunk, p = (column[:rows] for column in out)
+    fields = [
+        (code >> shifts[i]) & ((1 << (shifts[i + 1] - shifts[i])) - 1)
+        for i in range(len(shifts) - 1)
+    ]
+    k = len(blocks)
+    ends = _Ends(
+        flanks=np.column_stack(fields[:k]),
+        reserves=np.zeros(rows, dtype=np.int64),
+        defenders=fields[k],
+        captured=captured,
+        attacker_sunk=fields[k + 2] == 1,
+        defender_sunk=defender_sunk,
+        probability=p,
     )
+    return ends, float(captures[0]) if not split_captures else float(p @ captured)
 
 
-_CHUNK = 4096  # flanking states expanded at a time: bounds the time between charges and memory
+_CHUNK = 1 << 20  # flanking successors generated between two charges to the budget
+_CELL_UNITS = 5  # budget units (8 bytes each) per dense cell: 40 bytes across the two layers
 
 
-def _expand_flanking(setup, level, codes, cols, mass, weights, pending, ends):
-    """One roll from each of these states; the successors go to ``pending`` by armies left.
-
-    The flank after the rolling one is the next with armies standing, whether or not the rolling
-    flank falls (it comes last in the cycle), so the turn digit is settled per source state."""
-    k = len(setup.commitments)
-    dice_cap = np.maximum(1, np.array(setup.commitments, dtype=np.int64) - 1)
-    flanks, d, turn = cols[:, :k], cols[:, k], cols[:, k + 1]
-    n = flanks[np.arange(len(mass)), turn]
-    m = np.minimum(dice_cap[turn], d)
-    alive = flanks > 0
-    bonus = alive.sum(axis=1) >= 2
-    c = np.minimum(n, m)
-    charge(int(c.sum()) + len(c))  # the successors generated, before they are allocated
-    base = codes + (_next_turns(alive, turn) - turn) * weights[k + 1]
-    width = int(c.max()) + 1
-    moves = _tables()[bonus.astype(np.int64), n, m, :width] * mass[:, None]
-    src, won = np.nonzero(np.arange(width)[None, :] <= c[:, None])
-    p = moves[src, won]
-    cs = c[src]
-    lost = cs - won
-    flank_weight = weights[turn][src]
-    code = base[src] - lost * flank_weight - won * weights[k]
-    code += (bonus[src] & (won == cs)) * weights[k + 2]  # a capture
-    after = level - cs
-    if setup.naval:
-        standing = n[src] - lost
-        attacker_routed = (won == 0) & (standing > 0)
-        defender_routed = (won == cs) & (d[src] - won > 0)
-        left = (d[src] - won)[defender_routed]
-        ends.append((code[defender_routed] - left * weights[k], p[defender_routed] * P_SINK, True))
-        sunk_p = p[attacker_routed] * P_SINK
-        p = p.copy()
-        p[attacker_routed | defender_routed] *= 1 - P_SINK
-        sa = src[attacker_routed]
-        aboard = standing[attacker_routed]
-        sunk_code = code[attacker_routed] - aboard * flank_weight[attacker_routed]
-        sunk_code += (1 - cols[sa, k + 3]) * weights[k + 3]
-        code = np.concatenate([code, sunk_code])
-        p = np.concatenate([p, sunk_p])
-        after = np.concatenate([after, after[attacker_routed] - aboard])
-    order = np.argsort(after.astype(np.int16), kind="stable")  # a radix sort
-    after, code, p = after[order], code[order], p[order]
-    bounds = [0, *(np.flatnonzero(after[1:] != after[:-1]) + 1).tolist(), len(after)]
-    for lo, hi in itertools.pairwise(bounds):
-        pending.setdefault(int(after[lo]), []).append((code[lo:hi], p[lo:hi]))
-
-
-def _next_turns(alive: np.ndarray, turn: np.ndarray) -> np.ndarray:
-    """The first flank after ``turn`` (cyclically) with armies standing; ``turn`` when none."""
-    k = alive.shape[1]
-    result = turn.copy()
-    found = np.zeros(len(turn), dtype=bool)
-    rows = np.arange(len(turn))
-    for offset in range(1, k):
-        candidate = (turn + offset) % k
-        hit = ~found & alive[rows, candidate]
-        result[hit] = candidate[hit]
-        found |= hit
-    return result
+def _grown_rows(rows: tuple[np.ndarray, ...] | None, size: int) -> tuple[np.ndarray, ...]:
+    """The end rows' arrays (code, captures, defender sunk, probability), ``size`` long, holding
+    ``rows`` at their start."""
+    grown = (np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.bool_),
+             np.zeros(size))  # fmt: skip
+    for new, old in zip(grown, rows or (), strict=False):
+        new[: len(old)] = old
+    return grown
 
 
 _SHIPS = (None, "sunk", "capturable", "afloat")
@@ -926,38 +957,51 @@ def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows[first], inverse.reshape(-1)
 
 
-def _summarise_arrays(setup: BattleSetup, start: BattleState, ends: _Ends) -> RiskOdds:
+def _ship_codes(setup: BattleSetup, ends: _Ends) -> np.ndarray:
+    """Each end's defending ship as an index of ``_SHIPS`` (0 on land)."""
+    if not setup.naval:
+        return np.zeros(len(ends.probability), dtype=np.int64)
+    return np.where(
+        ends.defender_sunk,
+        1,
+        np.where(ends.defenders > 0, 3, np.where(ends.flanks.max(axis=1) >= 2, 2, 1)),
+    )
+
+
+def _outcome_table(setup: BattleSetup, ends: _Ends) -> OutcomeTable:
+    """The end states merged by what an outcome shows, most likely first (ties in key order)."""
+    ship = _ship_codes(setup, ends)
+    key = np.column_stack([ends.flanks, ends.reserves, ends.defenders, ends.captured, ship])
+    keys, inverse = _unique_rows(key)
+    merged = np.bincount(inverse, weights=ends.probability, minlength=len(keys))
+    present = merged > 0
+    keys, merged = keys[present], merged[present]
+    order = np.argsort(-merged, kind="stable")
+    return OutcomeTable(ends.flanks.shape[1], keys[order], merged[order])
+
+
+def _summarise_arrays(
+    setup: BattleSetup,
+    start: BattleState,
+    ends: _Ends,
+    *,
+    captures: float | None = None,
+    outcomes: Callable[[], OutcomeTable] | None = None,
+) -> RiskOdds:
+    """The odds from the end states; ``captures`` when the ends do not tell captures apart, and
+    ``outcomes`` when the outcome table is to come from elsewhere (built when first asked)."""
     p = ends.probability
     standing = ends.flanks.sum(axis=1)
     attacker_left = standing + ends.reserves
     wins = float(p[(ends.defenders == 0) & (standing > 0)].sum())
     total_start = sum(start.flanks) + start.reserves
-    if setup.naval:
-        ship = np.where(
-            ends.defender_sunk,
-            1,
-            np.where(ends.defenders > 0, 3, np.where(ends.flanks.max(axis=1) >= 2, 2, 1)),
-        )
-    else:
-        ship = np.zeros(len(p), dtype=np.int64)
-    key = np.column_stack([ends.flanks, ends.reserves, ends.defenders, ends.captured, ship])
-    keys, inverse = _unique_rows(key)
-    merged = np.bincount(inverse, weights=p, minlength=len(keys))
-    present = merged > 0
-    keys, merged = keys[present], merged[present]
-    order = np.argsort(-merged, kind="stable")
-    k = ends.flanks.shape[1]
-    outcomes = tuple(
-        RiskOutcome(
-            sum(row[:k]) + row[k],
-            tuple(row[:k]),
-            row[k + 1],
-            row[k + 2],
-            float(prob),
-            _SHIPS[row[k + 3]],
-        )
-        for row, prob in zip(keys[order].tolist(), merged[order].tolist(), strict=True)
-    )
+    ship = _ship_codes(setup, ends)
+    if outcomes is None:
+        table = _outcome_table(setup, ends)
+
+        def outcomes() -> OutcomeTable:
+            return table
+
     naval = None
     if setup.naval:
         naval = {
@@ -971,8 +1015,8 @@ def _summarise_arrays(setup: BattleSetup, start: BattleState, ends: _Ends) -> Ri
         defender_wins=1.0 - wins,
         expected_attacker_losses=float(p @ (total_start - attacker_left)),
         expected_defender_losses=float(p @ (start.defenders - ends.defenders)),
-        expected_captures=float(p @ ends.captured),
-        outcomes=outcomes,
+        expected_captures=float(p @ ends.captured) if captures is None else captures,
+        outcome_table=outcomes,
         naval=naval,
     )
 
@@ -981,7 +1025,7 @@ def solve(setup: BattleSetup, start: BattleState) -> list[tuple[float, BattleSta
     """Every end state with its probability: states by decreasing armies left, each once.
 
     The generic walk through ``step`` (one state at a time); ``battle_odds`` uses it only for
-    flanking attacks with too many flanks for ``_solve_flanking``'s state numbers."""
+    flanking attacks too large for ``_solve_flanking``'s dense layers."""
     chance = Chance()
     levels: dict[int, dict[BattleState, float]] = {}
 
@@ -992,12 +1036,13 @@ def solve(setup: BattleSetup, start: BattleState) -> list[tuple[float, BattleSta
     ends: list[tuple[float, BattleState]] = []
     while levels:
         level = levels.pop(max(levels))
-        charge(len(level))
         for state, p in level.items():
             if is_over(setup, state):
                 ends.append((p, state))
                 continue
-            for q, nxt in step(setup, state, chance):
+            successors = step(setup, state, chance)
+            charge(len(successors))  # per state: a level of a huge battle is itself huge
+            for q, nxt in successors:
                 bucket = levels.setdefault(armies(nxt), {})
                 bucket[nxt] = bucket.get(nxt, 0.0) + p * q
     return ends
@@ -1029,8 +1074,13 @@ def _summarise(setup: BattleSetup, start: BattleState, ends) -> RiskOdds:
         expected_attacker_losses=att_lost,
         expected_defender_losses=def_lost,
         expected_captures=captures,
-        outcomes=tuple(
-            RiskOutcome(sum(f) + r, f, d, cap, p, ship) for (f, r, d, cap, ship), p in ranked
+        outcome_table=lambda: OutcomeTable(
+            len(start.flanks),
+            np.array(
+                [[*f, r, d, cap, _SHIPS.index(ship)] for (f, r, d, cap, ship), _p in ranked],
+                dtype=np.int64,
+            ).reshape(len(ranked), len(start.flanks) + 4),
+            np.array([p for _key, p in ranked]),
         ),
         naval=naval if setup.naval else None,
     )

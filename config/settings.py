@@ -161,6 +161,12 @@ REST_FRAMEWORK = {
 COMBAT_MAX_STATES = env.int("COMBAT_MAX_STATES", default=20_000_000)
 COMBAT_SECONDS = env.float("COMBAT_SECONDS", default=0.8)
 COMBAT_CONCURRENCY = env.int("COMBAT_CONCURRENCY", default=2)
+# Compile (or load from numba's on-disk cache) the flanking-odds walk at start-up, in the
+# background, rather than in the first request that needs it (2-3 s compiled, 0.15 s cached).
+COMBAT_WARM_UP = env.bool("COMBAT_WARM_UP", default=True)
+# numba's cache sits beside the code unless that is read-only (a container): keep it in the
+# var directory, which is always writable.
+ENV.setdefault("NUMBA_CACHE_DIR", str(environment.var_dir(BASE_DIR, ENV) / "numba"))
 SPECTACULAR_SETTINGS = {
     "TITLE": "Warboard API",
     "DESCRIPTION": "Turn-based war board games: Fast Risk, combat resolver, correspondence play.",

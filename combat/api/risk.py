@@ -17,6 +17,9 @@ from combat.api.limits import bounded
 from combat.api.serializers import StrictBooleanField, StrictEnvelopeSerializer, StrictIntegerField
 from combat.api.views import BAD_INPUT, LIMITS, CombatApi
 
+DEFAULT_OUTCOMES = 500  # end states listed unless asked: the likeliest, most first
+MAX_OUTCOMES = 10_000  # a bound on the answer's size (27,734 for flanking [20, 20, 20] v 40)
+
 
 class RiskOddsInputSerializer(StrictEnvelopeSerializer):
     attackers = StrictIntegerField(
@@ -41,6 +44,13 @@ class RiskOddsInputSerializer(StrictEnvelopeSerializer):
     naval = StrictBooleanField(
         default=False, help_text="Ship against ship: sink rolls after total defeats, capture."
     )
+    max_outcomes = StrictIntegerField(
+        default=DEFAULT_OUTCOMES,
+        min_value=1,
+        max_value=MAX_OUTCOMES,
+        help_text="How many of the most likely end states to list (a large flanking battle "
+        f"ends in tens of thousands of ways); at most {MAX_OUTCOMES:,}.",
+    )
 
 
 class RiskOutcomeSerializer(serializers.Serializer):
@@ -59,7 +69,11 @@ class RiskOddsSerializer(serializers.Serializer):
     expected_attacker_losses = serializers.FloatField()
     expected_defender_losses = serializers.FloatField()
     expected_captures = serializers.FloatField()
-    outcomes = RiskOutcomeSerializer(many=True)
+    outcomes = RiskOutcomeSerializer(many=True, help_text="The likeliest end states, most first.")
+    outcomes_total = serializers.IntegerField(help_text="How many end states there are in all.")
+    outcomes_left_out = serializers.FloatField(
+        help_text="The chance of the end states not listed (0 when all are)."
+    )
     naval = serializers.DictField(child=serializers.FloatField(), allow_null=True)
 
 
@@ -78,13 +92,15 @@ class RiskOddsApi(CombatApi):
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
         attackers, defenders = data.pop("attackers"), data.pop("defenders")
+        shown = data.pop("max_outcomes")
         estimate = risk_dice.estimated_states(attackers, defenders, **data)
         odds = bounded(
             estimate,
             _largest(attackers, defenders, data),
-            lambda: risk_dice.battle_odds(attackers, defenders, **data),
+            # as_dict inside the budget: a flanking battle's outcome list is a second walk
+            lambda: risk_dice.battle_odds(attackers, defenders, **data).as_dict(shown),
         )
-        return Response(odds.as_dict())
+        return Response(odds)
 
 
 def _largest(attackers: int | None, defenders: int, data: dict) -> str:

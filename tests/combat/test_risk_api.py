@@ -50,3 +50,24 @@ def test_bad_input_is_a_400_naming_the_field(client, body, field, code):
 def test_the_endpoint_is_in_the_schema(client):
     schema = client.get("/api/schema/?format=json").json()
     assert "/api/combat/risk/odds" in schema["paths"]
+
+
+def test_the_outcome_list_is_the_likeliest_first_and_says_what_it_leaves_out(client):
+    """1 v 1: the defender holds with 21/36 (ties to the defender), the attacker wins 15/36."""
+    body = post(client, {"attackers": 1, "defenders": 1, "max_outcomes": 1}).json()
+    assert [(o["attackers_left"], o["defenders_left"]) for o in body["outcomes"]] == [(0, 1)]
+    assert body["outcomes"][0]["probability"] == pytest.approx(7 / 12)
+    assert (body["outcomes_total"], body["outcomes_left_out"]) == (2, pytest.approx(5 / 12))
+    every = post(client, {"attackers": 1, "defenders": 1}).json()
+    assert (len(every["outcomes"]), every["outcomes_left_out"]) == (2, 0.0)
+
+
+def test_a_large_flanking_battle_lists_500_of_its_end_states_unless_asked(client):
+    body = post(client, {"defenders": 20, "mode": "flanking", "flanks": [15, 15]}).json()
+    assert (len(body["outcomes"]), body["outcomes_total"]) == (500, 860)
+    shown = sum(o["probability"] for o in body["outcomes"])
+    assert shown + body["outcomes_left_out"] == pytest.approx(1.0, abs=1e-12)
+    asked = {"defenders": 20, "mode": "flanking", "flanks": [15, 15], "max_outcomes": 10_000}
+    assert len(post(client, asked).json()["outcomes"]) == 860
+    too_many = post(client, dict(asked, max_outcomes=10_001)).json()
+    assert (too_many["error"], too_many["field"]) == ("max_value", "max_outcomes")
