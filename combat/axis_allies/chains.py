@@ -11,9 +11,9 @@ distribution, and the round-1 volley may include bombarding ships (Low Luck) or 
 fraction (A&A Chess).
 
 The chain is solved per anti-diagonal (total hits taken): every transition lowers the hit
-points left, so the cells of one diagonal depend only on earlier diagonals, and a whole
-diagonal is pushed forward with one batched matrix product, vectorised over the AA gun's
-starting forces. The chance of a round changing nothing is divided out as on the general path.
+points left, so the cells of one diagonal depend only on earlier diagonals. The later rounds
+are pushed forward cell by cell in compiled code (``chain_sweep``, numba), over every AA-gun
+starting force. The chance of a round changing nothing is divided out as on the general path.
 
 Tables that depend only on small integers (binomial hit distributions, a volley's hit
 distribution, AA loss distributions) are built once per process (``lru_cache``).
@@ -25,8 +25,8 @@ from functools import lru_cache
 from types import MappingProxyType
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
+from combat.axis_allies import chain_sweep
 from combat.axis_allies.anti_aircraft import aa_loss_outcomes
 from combat.axis_allies.editions import UnitType
 from combat.axis_allies.engine import State, Volley, _bombard_volley, volley
@@ -353,49 +353,21 @@ def solve(setup: BattleSetup) -> list[tuple[float, State, bool]] | None:
                 weight * pb * np.outer(row, col)
             )
 
-    # Later rounds, diagonal by diagonal. Cells with g == A (attacker gone) or j == D
-    # (defender gone) are ends and are never expanded.
+    # Later rounds, diagonal by diagonal (chain_sweep). Cells with g == A (attacker gone) or
+    # j == D (defender gone) are ends and are never expanded.
     ends: list[tuple[float, State, bool]] = []
     d0 = DF[:, 0]
     a0 = AF[:, :, 0]
-    # Hit distributions shifted by the position they start from, read as sliding windows:
-    # X_win[j, A + g0 - g, :][g' - g0] = P(defender at j deals g' - g hits), zero for g' < g.
-    DF_pad = np.zeros((D + 1, 2 * A + 2))
-    DF_pad[:, A : 2 * A + 1] = DF[:, : A + 1]
-    X_win = sliding_window_view(DF_pad, A + 1, axis=1)
-    AF_pad = np.zeros((C, A + 1, 2 * D + 2))
-    AF_pad[:, :, D : 2 * D + 1] = AF[:, :, : D + 1]
-    Y_win = sliding_window_view(AF_pad, D + 1, axis=2)
     # Per cell: the chance a round changes nothing, and 1 / (1 - that) (0 where nobody can
     # ever score: a stalemate, recorded and not expanded).
     stay = a0[:, :A, None] * d0[None, None, :D]
     stuck = stay >= 1.0 - 1e-12
     scale = np.where(stuck, 0.0, 1.0 / np.where(stuck, 0.5, 1.0 - stay))
-    stuck_levels = set((np.nonzero(stuck)[1] + np.nonzero(stuck)[2]).tolist())
-    rows = np.arange(A + D + 1)
-    for level in range(A + D - 1):
-        g_lo, g_hi = max(0, level - (D - 1)), min(A - 1, level)
-        if g_lo > g_hi:
-            continue
-        g = rows[g_lo : g_hi + 1]
-        j = level - g
-        charge(C * len(g))
-        m = M[:, g, j]  # (C, K)
-        if level in stuck_levels:
-            here = stuck[:, g, j] & (m != 0.0)
-            for c, k in zip(*np.nonzero(here), strict=True):
-                att_state = chains_a[c][g[k] - offsets[c]]
-                ends.append((float(m[c, k]), State(att_state, chain_d[j[k]], False), True))
-        w = m * scale[:, g, j]
-        # X[k, g' - g_lo]: the defender at j_k moves the attacker from g_k to g' (capped at A).
-        X = X_win[j, A + g_lo - g, : A + 1 - g_lo]
-        X[:, -1] = DF_tail[j, A - g]
-        # Y[c, k, j' - j_lo]: the attacker at g_k (chain c) moves the defender from j_k to j'.
-        j_lo = level - g_hi
-        Y = Y_win[:, g, D + j_lo - j, : D + 1 - j_lo]
-        Y[:, :, -1] = AF_tail[:, g, D - j]
-        # X^T diag(w_c) Y_c for every chain c (small products: no BLAS threads are woken).
-        M[:, g_lo:, j_lo:] += np.matmul(X.T[None, :, :], w[:, :, None] * Y)
+    charge(C * A * D)  # every cell that can still fight, once
+    held = chain_sweep.sweep(M, DF, DF_tail, AF, AF_tail, scale, stuck)
+    for c, g, j in zip(*np.nonzero(held), strict=True):
+        att_state = chains_a[c][g - offsets[c]]
+        ends.append((float(held[c, g, j]), State(att_state, chain_d[j], False), True))
 
     won = M[:, :, D].tolist()  # attacker alive, defender gone (and the draw at g == A)
     lost = M[:, A, :D].tolist()  # attacker gone, defender alive

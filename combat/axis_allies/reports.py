@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from combat.axis_allies.engine import Fire
@@ -102,8 +103,15 @@ class BattleOdds:
     expected_attacker_survivors: Mapping[str, float]
     expected_defender_survivors: Mapping[str, float]
     expected_ipc_swing: float  # E[IPC value the defender loses] - E[IPC value the attacker loses]
-    outcomes: tuple[Outcome, ...]  # most likely first
+    # Builds ``outcomes``: thousands of them behind an AA gun, which took as long as the rest
+    # of the answer, and the odds themselves (what the AI asks for) do not need them.
+    outcome_list: Callable[[], tuple[Outcome, ...]] = field(repr=False, compare=False)
     method: str = "exact"
+
+    @cached_property
+    def outcomes(self) -> tuple[Outcome, ...]:
+        """Every distinct end (survivors and result) with its chance, most likely first."""
+        return self.outcome_list()
 
     def as_dict(self) -> dict[str, Any]:
         return {
