@@ -173,10 +173,11 @@ class _FireTable:
     counts); per query only the state -> counts step runs.
     """
 
-    def __init__(self, setup: BattleSetup, role: str) -> None:
+    def __init__(self, setup: BattleSetup, role: str, subs: str = "with") -> None:
         side = setup.side(role)
         self.rules = setup.rules
         self.role = role
+        self.subs = subs  # engine.volley's: "with", "without" or "only" submarines
         self.names = side.order
         position = {name: k for k, name in enumerate(side.order)}
         self.slot_names = [position[name] for name, _hp in side.slots]
@@ -207,12 +208,13 @@ class _FireTable:
         """The distributions of ``states`` (counts per unit type computed in one product)."""
         counts = (np.array(states, dtype=np.int64) @ self.onehot).tolist()
         memo, rules, role, signature = self.memo, self.rules, self.role, self.signature
+        subs = self.subs
         out = []
         for state, row in zip(states, counts, strict=True):
             found = memo.get(state)
             if found is None:
                 found = memo[state] = (
-                    _fire_pmf(rules, role, signature, tuple(row)) if any(row) else _NO_FIRE
+                    _fire_pmf(rules, role, signature, tuple(row), subs) if any(row) else _NO_FIRE
                 )
             out.append(found)
         return out
@@ -224,7 +226,7 @@ class _FireTable:
             for k, n in zip(self.slot_names, state, strict=True):
                 counts[k] += n
             found = self.memo[state] = _fire_pmf(
-                self.rules, self.role, self.signature, tuple(counts)
+                self.rules, self.role, self.signature, tuple(counts), self.subs
             )
         return found
 
@@ -235,8 +237,11 @@ _SIGNATURE_LIST: list[tuple] = []
 
 
 @lru_cache(maxsize=65536)
-def _fire_pmf(rules_key: str, role: str, signature_id: int, counts: tuple) -> np.ndarray:
-    """``engine.volley`` (subs fire with the rest) for these counts, as a hit distribution."""
+def _fire_pmf(
+    rules_key: str, role: str, signature_id: int, counts: tuple, subs: str = "with"
+) -> np.ndarray:
+    """``engine.volley`` for these counts (``subs``: submarines "with" the rest, "without"
+    them, or "only" them), as a hit distribution."""
     signature = _SIGNATURE_LIST[signature_id]
     units = {
         name: UnitType(
@@ -254,7 +259,7 @@ def _fire_pmf(rules_key: str, role: str, signature_id: int, counts: tuple) -> np
     }
     names = [s[0] for s in signature]
     side = SideSetup(role, units, dict(zip(names, counts, strict=True)), names)
-    v = volley(side, side.initial, subs="with")
+    v = volley(side, side.initial, subs=subs)
     return _volley_pmf(rules_key, role, v.dice, 0)
 
 
@@ -299,31 +304,26 @@ def solve(setup: BattleSetup) -> list[tuple[float, State, bool]] | None:
     if C * (A + 1) * (D + 1) > MAX_CHAIN_STATES:
         return None
 
-    # First strike must never happen: the enemy keeps a destroyer while it has anything.
-    if _may_strike_first(setup, ATTACKER) and D and not _has_anti_sub(dfn, chain_d[D - 1]):
-        return None
-    if _may_strike_first(setup, DEFENDER):
-        for c in chains_a:
-            if len(c) > 1 and not _has_anti_sub(att, c[-2]):
-                return None
+    strikes = _may_strike_first(setup, ATTACKER) or _may_strike_first(setup, DEFENDER)
+    if strikes and not rules.per_die:
+        # Low Luck first-strike groups and A&A Chess fractions are left to the general path:
+        # here first strike must never happen (the enemy keeps a destroyer while it has any
+        # unit left).
+        if _may_strike_first(setup, ATTACKER) and D and not _has_anti_sub(dfn, chain_d[D - 1]):
+            return None
+        if _may_strike_first(setup, DEFENDER):
+            for c in chains_a:
+                if len(c) > 1 and not _has_anti_sub(att, c[-2]):
+                    return None
+        strikes = False
+    if strikes:
+        return _solve_with_first_strike(setup, starts, chains_a, chain_d)
 
     fire_a, fire_d = _FireTable(setup, ATTACKER), _FireTable(setup, DEFENDER)
-    # Defender: fire per position, padded to A + 1 hits with the tail summed at each capacity.
     d_rows = fire_d.many(chain_d)
     DF, DF_tail = _padded(d_rows, A + 1)
-
-    # Attacker: chain c's position k sits at global row offset[c] + k, so every chain ends at A.
     offsets = [A - (len(c) - 1) for c in chains_a]
-    every = fire_a.many([s for states in chains_a for s in states])
-    rows: list[np.ndarray] = []
-    at = 0
-    for c, states in enumerate(chains_a):
-        rows.extend([_NO_FIRE] * offsets[c])
-        rows.extend(every[at : at + len(states)])
-        at += len(states)
-    pad, tail = _padded(rows, D + 1)
-    AF = pad.reshape(C, A + 1, D + 2)
-    AF_tail = tail.reshape(C, A + 1, D + 2)
+    AF, AF_tail = _attacker_fire(fire_a, chains_a, offsets, A, D)
 
     # Round 1: bombardment moves the defender along its chain; the general volley of round 1
     # may differ from later ones (Low Luck bombarding ships, A&A Chess fractions).
@@ -355,7 +355,6 @@ def solve(setup: BattleSetup) -> list[tuple[float, State, bool]] | None:
 
     # Later rounds, diagonal by diagonal (chain_sweep). Cells with g == A (attacker gone) or
     # j == D (defender gone) are ends and are never expanded.
-    ends: list[tuple[float, State, bool]] = []
     d0 = DF[:, 0]
     a0 = AF[:, :, 0]
     # Per cell: the chance a round changes nothing, and 1 / (1 - that) (0 where nobody can
@@ -365,10 +364,37 @@ def solve(setup: BattleSetup) -> list[tuple[float, State, bool]] | None:
     scale = np.where(stuck, 0.0, 1.0 / np.where(stuck, 0.5, 1.0 - stay))
     charge(C * A * D)  # every cell that can still fight, once
     held = chain_sweep.sweep(M, DF, DF_tail, AF, AF_tail, scale, stuck)
+    return _ends(M, held, chains_a, chain_d, offsets)
+
+
+def _attacker_fire(
+    fire: _FireTable,
+    chains_a: list,
+    offsets: list[int],
+    A: int,
+    D: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The attacker's hit distributions (and tails) per (chain, position), padded to D + 1
+    hits: chain c's position k sits at global row offset[c] + k, so every chain ends at A."""
+    every = fire.many([s for states in chains_a for s in states])
+    rows: list[np.ndarray] = []
+    at = 0
+    for c, states in enumerate(chains_a):
+        rows.extend([_NO_FIRE] * offsets[c])
+        rows.extend(every[at : at + len(states)])
+        at += len(states)
+    pad, tail = _padded(rows, D + 1)
+    return pad.reshape(len(chains_a), A + 1, D + 2), tail.reshape(len(chains_a), A + 1, D + 2)
+
+
+def _ends(M, held, chains_a, chain_d, offsets) -> list[tuple[float, State, bool]]:
+    """The battle's ends: stalemates (``held``), the attacker alone (j == D), the defender
+    alone (g == A)."""
+    A, D = M.shape[1] - 1, M.shape[2] - 1
+    ends: list[tuple[float, State, bool]] = []
     for c, g, j in zip(*np.nonzero(held), strict=True):
         att_state = chains_a[c][g - offsets[c]]
         ends.append((float(held[c, g, j]), State(att_state, chain_d[j], False), True))
-
     won = M[:, :, D].tolist()  # attacker alive, defender gone (and the draw at g == A)
     lost = M[:, A, :D].tolist()  # attacker gone, defender alive
     for c, states in enumerate(chains_a):
@@ -381,6 +407,68 @@ def solve(setup: BattleSetup) -> list[tuple[float, State, bool]] | None:
             if p != 0.0:
                 ends.append((p, State(states[-1], chain_d[jj], False), False))
     return ends
+
+
+def _solve_with_first_strike(
+    setup: BattleSetup, starts: dict, chains_a: list, chain_d: list
+) -> list[tuple[float, State, bool]]:
+    """``solve`` when submarines may strike first (standard dice: every sub fires first when
+    the enemy has no destroyer, and fires no more that round). Round 1 is a later round here
+    once the AA gun and bombardment are done (dice join no total), so the opening mass is put
+    at the start of round 1 and ``chain_sweep.sweep_first_strike`` plays every round."""
+    att, dfn = setup.attacker, setup.defender
+    A, D, C = max(len(c) for c in chains_a) - 1, len(chain_d) - 1, len(chains_a)
+    offsets = [A - (len(c) - 1) for c in chains_a]
+    general_d, general_d_tail, general_a, general_a_tail = [], [], [], []
+    for subs in ("with", "without"):  # f = 0: subs fire in the general stage; 1: they struck
+        pad, tail = _padded(_FireTable(setup, DEFENDER, subs).many(chain_d), A + 1)
+        general_d.append(pad)
+        general_d_tail.append(tail)
+        pad, tail = _attacker_fire(_FireTable(setup, ATTACKER, subs), chains_a, offsets, A, D)
+        general_a.append(pad)
+        general_a_tail.append(tail)
+    subs_d, subs_d_tail = _padded(_FireTable(setup, DEFENDER, "only").many(chain_d), A + 1)
+    subs_a, subs_a_tail = _attacker_fire(
+        _FireTable(setup, ATTACKER, "only"), chains_a, offsets, A, D
+    )
+    # Who strikes first from (g, j): subs alive and no enemy destroyer (engine._first_strikers).
+    subs_at_d = np.array([_has_subs_alive(dfn, s) for s in chain_d])
+    cover_d = np.array([_has_anti_sub(dfn, s) for s in chain_d])
+    subs_at_a = np.zeros((C, A + 1), dtype=bool)
+    cover_a = np.zeros((C, A + 1), dtype=bool)
+    for c, states in enumerate(chains_a):
+        subs_at_a[c, offsets[c] :] = [_has_subs_alive(att, s) for s in states]
+        cover_a[c, offsets[c] :] = [_has_anti_sub(att, s) for s in states]
+    strike_a = _may_strike_first(setup, ATTACKER) & subs_at_a[:, :, None] & ~cover_d[None, None]
+    strike_d = _may_strike_first(setup, DEFENDER) & subs_at_d[None, None] & ~cover_a[:, :, None]
+
+    bomb, _bonus, _joined = _bombardment(setup)  # dice: a distribution, nothing joined
+    M = np.zeros((C, A + 1, D + 1))
+    for c, (start, weight) in enumerate(starts.items()):
+        b_dist = bomb if any(start) else np.ones(1)
+        for b, pb in enumerate(b_dist):
+            M[c, offsets[c], min(b, D)] += weight * pb
+    charge(3 * C * A * D)  # every cell that can still fight, with its first strikes
+    held = chain_sweep.sweep_first_strike(
+        M,
+        np.stack(general_d),
+        np.stack(general_d_tail),
+        subs_d,
+        subs_d_tail,
+        np.stack(general_a),
+        np.stack(general_a_tail),
+        subs_a,
+        subs_a_tail,
+        strike_a[:, :, :],
+        strike_d[:, :, :],
+    )
+    return _ends(M, held, chains_a, chain_d, offsets)
+
+
+def _has_subs_alive(side: SideSetup, state: tuple[int, ...]) -> bool:
+    return any(
+        n and side.units[name].submarine for (name, _hp), n in zip(side.slots, state, strict=True)
+    )
 
 
 _NO_FIRE = np.ones(1)

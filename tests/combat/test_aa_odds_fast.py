@@ -131,6 +131,45 @@ def test_submarines_and_destroyers_match_the_general_path(attacker, defender, ru
     assert_same(*fast_and_general(setup))
 
 
+DESTROYERS_FIRST = ["transport", "destroyer", "submarine", "carrier", "battleship"]
+FIRST_STRIKE = [
+    # (attacker, defender, edition): subs with no enemy destroyer fire first and their
+    # victims do not fire back; a destroyer lost part way lets the enemy's subs strike first
+    # from the next round on.
+    ({"submarine": 2}, {"transport": 2}, "revised"),
+    ({"submarine": 3}, {"destroyer": 1, "battleship": 1}, "revised"),
+    ({"submarine": 2, "battleship": 1}, {"submarine": 2, "destroyer": 1}, "revised"),
+    ({"submarine": 4}, {"submarine": 3, "transport": 2}, "revised"),
+    (
+        {"submarine": 3, "destroyer": 2, "battleship": 1},
+        {"submarine": 2, "destroyer": 2, "transport": 2},
+        "revised",
+    ),
+    ({"submarine": 3, "battleship": 1}, {"submarine": 2, "battleship": 1}, "classic"),
+]
+
+
+@pytest.mark.parametrize(("attacker", "defender", "edition"), FIRST_STRIKE)
+def test_first_strike_matches_the_general_path(attacker, defender, edition):
+    """Standard dice: the chains play the first-strike stage too (chain_sweep)."""
+    order = DESTROYERS_FIRST if edition == "revised" else None  # classic: no destroyers
+    setup = make_setup(
+        attacker, defender, edition=edition, attacker_order=order, defender_order=order
+    )
+    assert_same(*fast_and_general(setup))
+
+
+def test_first_strike_worked_by_hand():
+    """1 sub (attack 2) v 1 transport (revised defence 1), no destroyer: the sub fires first
+    and a hit (1/3) wins outright; after a miss only the transport fires (1/6 sinks the sub).
+    P(win) = (1/3) / (1 - 2/3 * 5/6) = 3/4, and no draw (fired together it would be 5/8 and
+    1/8)."""
+    setup = make_setup({"submarine": 1}, {"transport": 1})
+    assert chains.solve(setup) is not None  # the fast path plays it
+    odds = battle_odds({"submarine": 1}, {"transport": 1})
+    assert (odds.attacker_wins, odds.draw) == (pytest.approx(3 / 4, abs=1e-12), 0.0)
+
+
 def test_techs_and_classic_edition_match_the_general_path():
     setup = make_setup(
         {"infantry": 3, "bomber": 1, "fighter": 1},
@@ -152,9 +191,16 @@ def test_a_stalemate_is_found_as_on_the_general_path():
     ("attacker", "defender", "kwargs"),
     [
         ({"submarine": 2}, {"fighter": 1}, {}),  # submarine hits cannot take the fighter
-        ({"submarine": 2}, {"transport": 2}, {}),  # first strike (no destroyer)
-        # The destroyer goes before the battleship: the attacker's subs then strike first.
-        ({"submarine": 2, "destroyer": 1}, {"destroyer": 1, "battleship": 1}, {}),
+        # Low Luck first-strike groups (a chosen number of subs) stay on the general path.
+        (
+            {"submarine": 2},
+            {"transport": 1, "destroyer": 1},
+            {
+                "rules": "lowluck",
+                "options": {"attacker_first_strike_subs": 1},
+                "defender_order": ["destroyer", "transport"],
+            },
+        ),
         ({"infantry": 2}, {"infantry": 2}, {"rules": "chess-cof"}),  # carried fractions
         ({"infantry": 2}, {"infantry": 2}, {"rounds": 1}),
     ],
