@@ -14,7 +14,10 @@ class CombatConfig(AppConfig):
 
 
 def _warm_up() -> None:
-    """Compile the flanking walk before the first request needs it (``COMBAT_WARM_UP``)."""
+    """Compile the numba kernels (the Risk flanking walk, the A&A chain sweeps) before the
+    first request needs them (``COMBAT_WARM_UP``): 4 s compiled, 0.4 s from numba's cache."""
     from combat import risk_flanking
+    from combat.axis_allies import chain_sweep
 
     risk_flanking.warm_up()
+    chain_sweep.warm_up()

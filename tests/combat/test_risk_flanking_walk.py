@@ -19,9 +19,11 @@ def test_a_walk_stopped_by_its_budget_leaves_nothing_behind_for_the_next(monkeyp
     want = reference(None, 4, mode="flanking", flanks=[3, 3, 2], naval=True)
     monkeypatch.setattr(risk_dice, "_CHUNK", 16)  # pause (and charge) every 16 successors
     cells = 4 * 4 * 3 * 5 * 3 * 2  # flanks 0..3, 0..3, 0..2; defenders 0..4; turn; sunk
-    with Budget(states=risk_dice._CELL_UNITS * cells + 100) as budget:
-        with pytest.raises(BudgetExceeded):
-            odds(4, [3, 3, 2], naval=True)
+    with (
+        Budget(states=risk_dice._CELL_UNITS * cells + 100) as budget,
+        pytest.raises(BudgetExceeded),
+    ):
+        odds(4, [3, 3, 2], naval=True)
     assert budget.used > risk_dice._CELL_UNITS * cells  # stopped in the walk, not before it
     for _ in range(2):  # the second takes the first's arrays back
         got = odds(4, [3, 3, 2], naval=True)
