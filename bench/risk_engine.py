@@ -1,10 +1,12 @@
-"""Benchmark: the Fast Risk engine in random play, and the Django adapter's save + load.
+"""Benchmark: the Fast Risk engine in random play, and the state row's save + load.
 
 Prints: actions applied per second in random play (apply alone, and with ``sample_action``), the
 median and 90th-percentile time of ``apply`` and of ``view_for``, the median time of one whole
 random 6-player game (world domination ends it: see tests/risk/test_random_play.py), and the
-adapter's save and load time per action on SQLite and on PostgreSQL (each in a child process with
-its own DATABASE_URL; PostgreSQL is skipped with a note when it does not answer). Asserts nothing.
+time to save and load a game's state row (``games.services.snapshots``: one UPDATE of the JSON,
+one SELECT and ``from_dict``) per action on SQLite and on PostgreSQL (each in a child process
+with its own DATABASE_URL; PostgreSQL is skipped with a note when it does not answer). Asserts
+nothing.
 
     .venv/bin/python bench/risk_engine.py
 """
@@ -96,24 +98,27 @@ def full_games() -> None:
           f"   (median {statistics.median(lengths):,.0f} actions)")  # fmt: skip
 
 
-def adapter(label: str, url: str) -> None:
+def snapshot_rows(label: str, url: str) -> None:
     """Runs in a child process whose settings read DATABASE_URL."""
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()
+    from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import transaction
 
-    from risk import adapter as rows
-    from risk.models import Board
+    from games.models import Game
+    from games.services import snapshots
 
     call_command("migrate", verbosity=0)
-    state: GameState = new_game(["p0", "p1", "p2", "p3"], seed="adapter")
-    board = rows.save_new(state)
+    creator, _ = get_user_model().objects.get_or_create(username="bench-snapshots")
+    game = Game.objects.create(creator=creator, seat_count=4, server_seed="0" * 64)
+    state: GameState = new_game(["p0", "p1", "p2", "p3"], seed="snapshots")
+    snapshots.create(game, state)
     rng = random.Random(1)
-    saves, loads, written = [], [], 0
+    saves, loads = [], []
     for _ in range(ADAPTER_ACTIONS):
         if state.over:
             break
@@ -121,17 +126,19 @@ def adapter(label: str, url: str) -> None:
         after, _ = apply(state, sample_action(state, actor, rng), game_dice(state))
         start = time.perf_counter()
         with transaction.atomic():
-            locked = Board.objects.select_for_update().get(pk=board.pk)
-            written += rows.save(locked, state, after)
+            locked = Game.objects.select_for_update().get(pk=game.pk)
+            locked.version += 1
+            snapshots.save(locked, after)
         saves.append(time.perf_counter() - start)
         start = time.perf_counter()
-        loaded = rows.load(Board.objects.get(pk=board.pk))
+        loaded = snapshots.load(game)
         loads.append(time.perf_counter() - start)
         assert loaded == after
         state = after
-    print(f"adapter on {label} ({len(saves)} actions of a 4-player game, {written} rows written):")
+    print(f"state row on {label} ({len(saves)} actions of a 4-player game):")
     print(f"  save median / p90 ms:           {_ms(saves):>10.2f} / {_ms(saves, 0.9):.2f}")
     print(f"  load median / p90 ms:           {_ms(loads):>10.2f} / {_ms(loads, 0.9):.2f}")
+    game.delete()
 
 
 def _postgres_ready(url: str) -> bool:
@@ -145,14 +152,14 @@ def _postgres_ready(url: str) -> bool:
             if not found:
                 conn.execute(f'CREATE DATABASE "{name}"')
     except psycopg.OperationalError as error:
-        print(f"adapter on PostgreSQL: skipped, {url} does not answer ({error})")
+        print(f"state row on PostgreSQL: skipped, {url} does not answer ({error})")
         return False
     return True
 
 
 def main() -> None:
-    if len(sys.argv) == 4 and sys.argv[1] == "--adapter":
-        adapter(sys.argv[2], sys.argv[3])
+    if len(sys.argv) == 4 and sys.argv[1] == "--rows":
+        snapshot_rows(sys.argv[2], sys.argv[3])
         return
     random_play()
     full_games()
@@ -163,7 +170,7 @@ def main() -> None:
         runs.append(("PostgreSQL", PG_URL))
     for label, url in runs:
         sys.stdout.flush()
-        subprocess.run([sys.executable, __file__, "--adapter", label, url], check=True, cwd=ROOT)
+        subprocess.run([sys.executable, __file__, "--rows", label, url], check=True, cwd=ROOT)
 
 
 if __name__ == "__main__":

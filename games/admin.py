@@ -14,6 +14,7 @@ deck order) is not browsable here at all: the replay API serves it once the game
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -25,8 +26,9 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from config.exceptions import ApplicationError
-from games.models import Deadline, Game, Seat
+from games.models import Deadline, Game, GameSnapshot, Seat
 from games.services import deadlines
+from risk.rules import to_dict
 
 SECRET = "secret until the game is over"
 
@@ -169,10 +171,10 @@ class GameAdmin(OperatorActions, admin.ModelAdmin):
 
     @admin.display(description="live board (read-only)")
     def live_board(self, obj: Game) -> str:
-        if obj.board_id is None:
+        if not GameSnapshot.objects.filter(pk=obj.pk).exists():
             return "not started"
-        url = reverse("admin:risk_board_change", args=[obj.board_id])
-        return format_html('<a href="{}">board {}</a>', url, obj.board_id)
+        url = reverse("admin:games_gamesnapshot_change", args=[obj.pk])
+        return format_html('<a href="{}">board at log entry {}</a>', url, obj.version)
 
     @admin.action(description="Pause the selected games", permissions=("operate",))
     def pause_games(self, request: HttpRequest, queryset: QuerySet) -> None:
@@ -186,6 +188,43 @@ class GameAdmin(OperatorActions, admin.ModelAdmin):
     def end_games(self, request: HttpRequest, queryset: QuerySet) -> None:
         reason = f"ended by {request.user.get_username()} in the admin"
         self.run_each(request, queryset, lambda g: deadlines.game_end(g, reason), "Ended")
+
+
+# --- boards -------------------------------------------------------------------------------------
+
+
+@admin.register(GameSnapshot)
+class GameSnapshotAdmin(admin.ModelAdmin):
+    """A game's board, read-only, from its snapshot row. While the game runs it is the public
+    view (``view_for`` with no player: hand sizes, not cards; no deck order; the seed's
+    commitment, not the seed), like a spectator's; once the game is over, the whole state."""
+
+    list_display = ("game", "version", "schema_version", "updated_at")
+    search_fields = ("=game__id",)
+    list_select_related = ("game",)
+    fields = ("game", "version", "schema_version", "updated_at", "board")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).defer("state")
+
+    @admin.display(description="board")
+    def board(self, obj: GameSnapshot) -> str:
+        from risk.rules import view_for
+        from risk.rules.upcast import load_state
+
+        state = load_state(GameSnapshot.objects.values_list("state", flat=True).get(pk=obj.pk))
+        shown = to_dict(state) if obj.game.status == Game.Status.FINISHED else view_for(state, None)
+        return format_html("<pre>{}</pre>", json.dumps(shown, indent=1, sort_keys=True))
 
 
 # --- seats --------------------------------------------------------------------------------------

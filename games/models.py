@@ -1,9 +1,12 @@
-"""The game server's rows: profiles, games, seats, the append-only action log, deadlines.
+"""The game server's rows: profiles, games, their state snapshots, seats, the append-only
+action log, deadlines.
 
-The rules state of a running game lives in ``risk.models.Board`` (written by ``risk.adapter``);
-these rows hold what the server adds around it: who sits where, the clock, the log every roll
-can be re-derived from, and the secret seed. Nothing here knows a rule: services call the pure
-engine and save what it returns.
+A running game's rules state is one row, ``GameSnapshot``: the engine's ``to_dict`` as JSON
+(JSONB on PostgreSQL), written in the same transaction as the log entry it follows. The log stays
+the source of truth (``verify_game`` replays it and compares with the snapshot); the snapshot
+is what the next action starts from. The other rows hold what the server adds around the
+state: who sits where, the clock, the log every roll can be re-derived from, and the secret
+seed. Nothing here knows a rule: services call the pure engine and save what it returns.
 """
 
 from __future__ import annotations
@@ -83,9 +86,6 @@ class Game(models.Model):
     server_seed = models.CharField(max_length=64, help_text="Secret until the game is over.")
     seed_commitment = models.CharField(max_length=64, help_text="SHA-256 of server_seed (hex).")
     version = models.PositiveIntegerField(default=0, help_text="Entries in the action log.")
-    board = models.OneToOneField(
-        "risk.Board", on_delete=models.PROTECT, null=True, blank=True, related_name="game"
-    )
     result = models.JSONField(default=dict, blank=True, help_text="Winner and ranking.")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -112,6 +112,26 @@ class Game(models.Model):
     @property
     def timed(self) -> bool:
         return self.time_control != self.TimeControl.UNTIMED
+
+
+class GameSnapshot(models.Model):
+    """A started game's rules state: ``risk.rules.state.to_dict`` of it, as of log entry
+    ``version``. Read whole and written whole (one SELECT, one UPDATE an action); stored states
+    of an older ``schema_version`` load through ``risk.rules.upcast``. Holds the engine's seed
+    and every hidden card: only services read it, and views go through ``view_for``."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="snapshot"
+    )
+    version = models.PositiveIntegerField(help_text="The last log entry this state includes.")
+    schema_version = models.PositiveSmallIntegerField(
+        help_text="risk.rules.state.SCHEMA_VERSION the state was written with."
+    )
+    state = models.JSONField(help_text="risk.rules.state.to_dict of the game's state.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id} at {self.version}"
 
 
 class Seat(models.Model):

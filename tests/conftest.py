@@ -76,23 +76,3 @@ def bare_env(tmp_path: Path) -> dict[str, str]:
         "HOME": str(tmp_path),
         "WARBOARD_VAR_DIR": str(tmp_path / "var"),
     }
-
-
-@pytest.fixture(autouse=True)
-def _classic_map(request) -> None:
-    """The classic map's rows for every database test. A data migration loads them, but a
-    ``transaction=True`` test flushes every table when it ends, migration data included."""
-    if request.node.get_closest_marker("django_db") is None:
-        return
-    request.getfixturevalue("db" if not _transactional(request) else "transactional_db")
-    from risk.maps import load_map_rows
-    from risk.models import Map
-    from risk.rules import load_map
-
-    if not Map.objects.filter(name="classic").exists():
-        load_map_rows(load_map("classic"), "classic")
-
-
-def _transactional(request) -> bool:
-    marker = request.node.get_closest_marker("django_db")
-    return bool(marker.kwargs.get("transaction") or (marker.args and marker.args[0]))

@@ -163,20 +163,3 @@ class SocketPlayer:
         if self.player not in {d.player for d in pending_decisions(state)}:
             return None, game.version
         return decide(RandomBot(self.rng), state, self.player).to_dict(), game.version
-
-
-def ensure_classic_map() -> None:
-    """Load the classic map when it is missing (sync).
-
-    Socket tests are transactional (the consumer reads the database from another thread), and
-    the flush after each transactional test empties every table, the classic map of the data
-    migration with it. ``serialized_rollback`` would restore it, but fails when a transactional
-    test without it ran first (its flush re-creates the content types the restore then inserts
-    again), so the map is loaded again instead: idempotent, and independent of test order.
-    """
-    from risk.maps import sync_map
-    from risk.models import Map
-    from risk.rules.board_map import load_map
-
-    if not Map.objects.filter(name="classic").exists():
-        sync_map(load_map("classic"), "classic")

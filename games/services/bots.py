@@ -73,8 +73,8 @@ def bots_waited_for(game_id: int, state: GameState | None = None) -> bool:
     """Whether a bot's decision is pending (``state``: the one just committed; else read
     without a lock). Only a hint to queue a task: the task locks and looks again."""
     if state is None:
-        game = Game.objects.select_related("board").get(pk=game_id)
-        if game.status != Game.Status.RUNNING or game.board_id is None:
+        game = Game.objects.get(pk=game_id)
+        if game.status != Game.Status.RUNNING:
             return False
         state = game_state(game)
     return any(is_bot_actor(d.player) for d in pending_decisions(state))

@@ -25,10 +25,9 @@ from games.models import (
     Seat,
     is_reserved_name,
 )
-from games.services import clock
+from games.services import clock, snapshots
 from games.services.play import Committed, game_lock
 from games.services.seeds import engine_seed
-from risk import adapter
 from risk.rules import Options, new_game
 from risk.rules.state import (
     AI,
@@ -117,12 +116,12 @@ def checked_options(raw: dict[str, Any]) -> Options:
                 f"one of {', '.join(allowed)}", code="invalid", field=f"options.{choice}",
                 allowed=list(allowed),
             )  # fmt: skip
-    from risk.models import Map
+    from risk.rules.board_map import map_names
 
-    map_name = raw.get("map", "classic")
-    if not Map.objects.filter(name=map_name).exists():
-        allowed = list(Map.objects.values_list("name", flat=True))
-        raise ApplicationError("no such map", code="invalid", field="options.map", allowed=allowed)
+    if raw.get("map", "classic") not in map_names():
+        raise ApplicationError(
+            "no such map", code="invalid", field="options.map", allowed=list(map_names())
+        )
     return Options.from_dict({**raw, "win": win})
 
 
@@ -244,10 +243,10 @@ def game_start(*, game_id: int, user: Any) -> Game:
         state = new_game(
             [s.player for s in seats], seed=seed, options=Options.from_dict(game.options)
         )
-        game.board = adapter.save_new(state)
         game.status = Game.Status.RUNNING
         game.started_at = timezone.now()
-        game.save(update_fields=["board", "status", "started_at"])
+        game.save(update_fields=["status", "started_at"])
+        snapshots.create(game, state)
         colours = {seat.id: seat.colour for seat in state.seats}
         for seat in seats:
             seat.colour = colours[seat.player]

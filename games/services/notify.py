@@ -47,7 +47,7 @@ SUMMARY_LINES = 60
 
 def your_turn(game_id: int, seat_ids: Iterable[int]) -> int:
     """Mail each of ``seat_ids`` that the game waits for them; the number of mails sent."""
-    game = Game.objects.select_related("board").filter(pk=game_id).first()
+    game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.RUNNING:
         return 0  # a finished game gets its game-over mail instead
     waiting = clock.waited_for(game_state(game))

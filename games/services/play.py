@@ -2,9 +2,9 @@
 
 ``action_submit`` (a person over HTTP or a socket) and ``bot_step`` (a bot, an allied army's AI,
 or the bot deciding for a player whose deadline passed) share ``commit_action``: lock the game
-row, check the version, load the board through the adapter, call the pure ``apply``, write the
-changed rows, append the log entry, move the clock, commit; then, on commit, push each seat its
-own view and kick the bots. A refusal raises before anything is written, and the transaction
+row, check the version, load the state from its snapshot row, call the pure ``apply``, write the
+new state over it, append the log entry, move the clock, commit; then, on commit, push each seat
+its own view and kick the bots. A refusal raises before anything is written, and the transaction
 rolls back whatever was, so state is never half-written.
 """
 
@@ -18,8 +18,7 @@ from django.utils import timezone
 
 from config.exceptions import ApplicationError, ConflictError, ForbiddenError, NotFoundError
 from games.models import ActionLog, Game, Seat, is_reserved_name
-from games.services import state_cache
-from risk import adapter
+from games.services import snapshots
 from risk.rules import (
     Action,
     GameState,
@@ -53,7 +52,7 @@ class Committed:
 
 
 def game_get(game_id: int) -> Game:
-    game = Game.objects.select_related("board").filter(pk=game_id).first()
+    game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise NotFoundError(f"no game {game_id}", field="id")
     return game
@@ -70,22 +69,12 @@ def game_lock(game_id: int) -> Game:
 
 def game_state(game: Game) -> GameState:
     """The rules state as stored (always read from the database)."""
-    if game.board_id is None:
-        raise ConflictError("the game has not started", code="not_started")
-    return adapter.load(game.board)
-
-
-def state_key(game: Game) -> state_cache.Key:
-    assert game.board_id is not None
-    return (game.pk, game.board_id, game.version, game.started_at)
+    return snapshots.load(game)
 
 
 def locked_state(game: Game) -> GameState:
-    """The state to apply the next action to, the game row being locked: the one the last
-    commit in this process left (``state_cache``), else loaded."""
-    if game.board_id is None:
-        raise ConflictError("the game has not started", code="not_started")
-    return state_cache.get(state_key(game)) or adapter.load(game.board)
+    """The state to apply the next action to, the game row being locked."""
+    return snapshots.load(game)
 
 
 def seat_of(game: Game, user: Any) -> Seat | None:
@@ -280,9 +269,9 @@ def commit_action(
         after, events = apply(state, action, dice)
     except IllegalAction as exc:
         raise _refusal(exc, waited_for=actor in _waiting_for(state)) from exc
-    adapter.save(game.board, state, after)
     event_dicts = [e.to_dict() for e in events]
     game.version += 1
+    snapshots.save(game, after)
     log = ActionLog.objects.create(
         game=game, sequence=game.version, seat=seat, actor=actor, source=source,
         user=user if user is not None and user.is_authenticated else None,
@@ -299,8 +288,6 @@ def commit_action(
     seats = list(game.seats.select_related("user"))
     committed = Committed(game, log, state, after, event_dicts, seats)
     clock.after_action(committed)
-    key = state_key(game)
-    transaction.on_commit(lambda: state_cache.put(key, after))
     transaction.on_commit(lambda: broadcast.action_committed(committed, kick_bots=kick_bots))
     return committed
 

@@ -12,8 +12,8 @@ from typing import Any
 
 from combat import poker
 from games.models import ActionLog, Deadline, Game, Seat
+from games.services import snapshots
 from games.services.play import seat_of
-from risk import adapter
 from risk.rules import action_for, view_for
 from risk.rules.state import GameState
 
@@ -30,7 +30,7 @@ def viewer_of(game: Game, user: Any) -> tuple[Seat | None, str | None]:
 def game_detail(game: Game, user: Any) -> dict[str, Any]:
     """The game as ``user`` sees it: lobby facts, their view, whose turn, the deadlines."""
     seat, player = viewer_of(game, user)
-    state = adapter.load(game.board) if game.board_id is not None else None
+    state = snapshots.load_if_started(game)
     seats = list(game.seats.select_related("user__profile"))
     detail: dict[str, Any] = {
         **game_summary(game, seats),

@@ -11,7 +11,7 @@ the server played fair:
    ``risk.rules.game_dice`` -- ``SeededDice(seed, "action:<n>")``) makes exactly the logged dice
    context, rolls (counter, sides, value) and events, and every logged roll re-derives on its
    own with ``combat.dice.verify``;
-4. the replay ends in the stored final state (``risk.adapter.load`` of the board), and its
+4. the replay ends in the stored final state (the game's snapshot row), and its
    winner and ranking are the game's result.
 
 The checking (``verify_replay``) is plain Python over a ``ReplayData`` of dicts and lists, so
@@ -35,6 +35,7 @@ from combat.dice import commitment_of, derive_roll
 from combat.dice import verify as verify_rolls
 from config.exceptions import ConflictError
 from games.models import ActionLog, Game
+from games.services import snapshots
 from games.services.seeds import engine_seed
 from risk.rules import (
     IllegalAction,
@@ -123,14 +124,13 @@ def game_verify(game: Game) -> VerifyReport:
             f"game {game.pk} is {game.status}: its seed stays secret until the game is over",
             code="not_over",
         )
-    from risk import adapter
-
     seats = list(game.seats.filter(position__lt=game.seat_count).order_by("position"))
     entries = [
         Entry(e.sequence, e.action, e.events, e.context, e.rolls)
         for e in ActionLog.objects.filter(game=game).order_by("sequence")
     ]
-    final = to_dict(adapter.load(game.board)) if game.board_id is not None else None
+    started = snapshots.load_if_started(game)
+    final = to_dict(started) if started is not None else None
     return verify_replay(
         ReplayData(
             game_id=game.pk,

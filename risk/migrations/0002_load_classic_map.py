@@ -1,18 +1,13 @@
-"""Load the classic map so a fresh ``migrate`` has it (the same loader as ``manage.py load_map``)."""
+"""Loaded the classic map into the map tables (``risk.maps.sync_map``).
+
+The map tables went in 0004 (issue 14: the map is one validated data file, read by the engine),
+so this no longer loads anything: a fresh ``migrate`` would only drop the rows again.
+"""
 
 from django.db import migrations
-
-
-def load_classic(apps, schema_editor):
-    from risk.maps import sync_map
-    from risk.rules.board_map import load_map
-
-    sync_map(load_map("classic"), "classic", apps=apps)
 
 
 class Migration(migrations.Migration):
     dependencies = [("risk", "0001_initial")]
 
-    # Backwards does nothing: the rows may stay (loading again is idempotent), and unapplying
-    # 0001 drops the tables anyway.
-    operations = [migrations.RunPython(load_classic, migrations.RunPython.noop)]
+    operations = []

@@ -1,8 +1,9 @@
 """The board of Nautical-but-Nice Fast Risk as validated, immutable data.
 
 Pure rules (design.md section 1): standard library only. A map is a JSON document in
-``risk/data/<name>-risk-map.json``; ``load_map`` reads and checks it once per process and hands out
-a frozen ``BoardMap``; ``parse_map`` checks any decoded document (a second map is only data).
+``combat/data/<name>-risk-map.json`` (one file, which ``combat.cards`` reads too); ``load_map``
+reads and checks it once per process and hands out a frozen ``BoardMap``; ``parse_map`` checks
+any decoded document (a second map is only data).
 
 The document:
 
@@ -41,7 +42,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+#: One map file serves both ``combat.cards`` (territories, cards) and the engine (the sea too).
+DATA_DIR = Path(__file__).resolve().parents[2] / "combat" / "data"
 
 #: The card symbols as the file writes them, and as the model keeps them.
 CARD_SYMBOLS: Mapping[str, str] = MappingProxyType(
@@ -197,10 +199,16 @@ class BoardMap:
 
 
 def map_path(name: str) -> Path:
-    """Where the map called ``name`` lives: ``risk/data/<name>-risk-map.json``."""
+    """Where the map called ``name`` lives: ``combat/data/<name>-risk-map.json``."""
     if not isinstance(name, str) or not _MAP_NAME.fullmatch(name):
         raise MapError("bad-map-name", f"map name {name!r} is not lower-case letters, digits, -, _")
     return DATA_DIR / f"{name}-risk-map.json"
+
+
+def map_names() -> tuple[str, ...]:
+    """The maps there are files for, sorted (what a new game may ask for)."""
+    suffix = "-risk-map.json"
+    return tuple(sorted(p.name[: -len(suffix)] for p in DATA_DIR.glob(f"*{suffix}")))
 
 
 def load_map(name: str = "classic") -> BoardMap:

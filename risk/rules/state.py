@@ -19,7 +19,7 @@ from typing import Any
 from combat.poker.draw import HandState
 from combat.poker.draw import Seat as PokerSeat
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # older stored states: risk.rules.upcast
 
 PLAYER, ALLIED = "player", "allied"
 AI_PREFIX = "ai:"  # the actor name of an allied army's AI
@@ -320,7 +320,8 @@ def to_dict(state: GameState) -> dict[str, Any]:
 
 
 def from_dict(data: dict[str, Any]) -> GameState:
-    """The state written by ``to_dict``; refuses another schema version."""
+    """The state written by ``to_dict``; refuses another schema version (stored states of
+    earlier versions load through ``risk.rules.upcast.load_state``)."""
     if data.get("version") != SCHEMA_VERSION:
         raise ValueError(f"version: state schema {data.get('version')!r} is not {SCHEMA_VERSION}")
     data = copy.deepcopy(data)
@@ -344,11 +345,7 @@ def from_dict(data: dict[str, Any]) -> GameState:
 
 
 def _battle_from_dict(data: dict[str, Any]) -> Battle:
-    flanks = data["flanks"]
-    if data["kind"] == NAVAL and "support" not in data:  # saved before naval battles had targets
-        flanks = [{**f, "target": data["target"]} for f in flanks]
-        data = {**data, "support": {s: data["target"] for s in data["defending_ships"][1:]}}
-    return Battle(**{**data, "flanks": [Flank(**f) for f in flanks]})
+    return Battle(**{**data, "flanks": [Flank(**f) for f in data["flanks"]]})
 
 
 def _contest_from_dict(data: dict[str, Any]) -> Contest:

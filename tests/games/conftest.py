@@ -54,16 +54,6 @@ def _fixed_server_seeds(monkeypatch) -> None:
     monkeypatch.setattr("games.services.lobby.new_seed", lambda: f"{next(counter):064x}")
 
 
-@pytest.fixture(autouse=True)
-def _empty_state_cache():
-    """No test sees states another test's games left in the process-wide cache."""
-    from games.services import state_cache
-
-    state_cache.clear()
-    yield
-    state_cache.clear()
-
-
 @pytest.fixture(scope="session", autouse=True)
 def _fast_password_hashing():
     """MD5 instead of PBKDF2 for the many users these tests make: hashing was most of their

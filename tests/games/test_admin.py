@@ -40,7 +40,7 @@ def game(alice, bob, commits, frozen) -> Game:
 
 def secrets_of(game: Game) -> list[str]:
     game.refresh_from_db()
-    seeds = [game.server_seed, game.board.seed]
+    seeds = [game.server_seed, game.snapshot.state["seed"]]
     seeds += [s.client_seed for s in game.seats.all() if s.client_seed]
     assert len(seeds) == 4  # server, board, alice's, bob's
     return seeds
@@ -60,7 +60,7 @@ def pages(game: Game) -> list[str]:
         reverse("admin:games_deadline_changelist"),
         reverse("admin:games_deadline_changelist") + "?status__exact=open",
         reverse("admin:games_deadline_change", args=[deadline.pk]),
-        reverse("admin:risk_board_change", args=[game.board_id]),
+        reverse("admin:games_gamesnapshot_change", args=[game.pk]),
     ]
 
 
@@ -75,7 +75,7 @@ def test_every_page_answers_and_none_shows_a_seed_while_the_game_runs(admin_clie
     detail = admin_client.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
     assert "secret until the game is over" in detail
     assert game.seed_commitment in detail  # the commitment is public
-    assert reverse("admin:risk_board_change", args=[game.board_id]) in detail  # the live board
+    assert reverse("admin:games_gamesnapshot_change", args=[game.pk]) in detail  # live board
 
 
 def test_a_paused_game_hides_the_seed_too(admin_client, game):

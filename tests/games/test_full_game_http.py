@@ -109,7 +109,7 @@ class BotClient:
         # shortcut: it rebuilds that player's state from the database, redacted to what the
         # player may know (other hands, the decks and the seed blanked). A bot that plays from
         # the view alone is the AI issue's job.
-        game = Game.objects.select_related("board").get(pk=self.game_id)
+        game = Game.objects.get(pk=self.game_id)
         assert game.version == detail["version"]
         state = redacted_state(play.game_state(game), self.name)
         view = BotView(self.name, detail["view"], state)

@@ -24,9 +24,8 @@ import pytest
 from django.db import transaction
 from rest_framework.test import APIClient
 
-from games.models import ActionLog, Game
+from games.models import ActionLog, Game, GameSnapshot
 from games.services import lobby, play
-from risk.models import Board
 from risk.rules import GameState, legal_actions
 from tests.games.conftest import client_for, make_user
 from tests.games.helpers import play_out, start_game
@@ -132,7 +131,7 @@ def walk(value: Any, path: str = "") -> Iterator[tuple[str, str | None, Any]]:
 def secrets_of(game: Game) -> list[str]:
     """What no response may contain while the game runs: the seeds, server and engine."""
     game.refresh_from_db()
-    engine = Board.objects.get(pk=game.board_id).seed
+    engine = GameSnapshot.objects.get(pk=game.pk).state["seed"]
     found = [game.server_seed, engine, CAROL_SEED]
     assert engine != game.server_seed  # carol's client seed was mixed in
     return found
@@ -404,7 +403,7 @@ def test_a_leaver_loses_sight_of_their_old_army_and_a_late_comer_gains_it(table,
 def test_the_end_reveals_the_seeds(alice, bob):
     game = start_game(alice, 2, others=[bob], options={"win": "round-limit", "round_limit": 1},
                       client_seeds={"bob": CAROL_SEED})  # fmt: skip
-    engine = Board.objects.get(pk=game.board_id).seed
+    engine = GameSnapshot.objects.get(pk=game.pk).state["seed"]
     assert_view_hides(get(bob, f"/api/games/{game.pk}")["view"], play.game_state(game), "bob")
     game = play_out(game, [alice, bob])
     assert game.status == Game.Status.FINISHED

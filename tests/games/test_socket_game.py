@@ -15,14 +15,9 @@ from rest_framework.authtoken.models import Token
 from combat.dice import commitment_of
 from games.models import Game
 from games.services import lobby, play
-from tests.sockets import SocketPlayer, ensure_classic_map, hidden_keys
+from tests.sockets import SocketPlayer, hidden_keys
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _classic_map(transactional_db) -> None:
-    ensure_classic_map()
 
 
 #: The game ends on its own after this many rounds (ranked by territories, then armies): a random

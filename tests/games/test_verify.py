@@ -19,11 +19,10 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 
 from config.exceptions import ConflictError
-from games.models import ActionLog, Game, Seat
+from games.models import ActionLog, Game, GameSnapshot, Seat
 from games.services import lobby
 from games.services.seeds import engine_seed
 from games.services.verify import game_verify
-from risk.models import Board, TerritoryState
 from tests.conftest import ROOT
 from tests.games.conftest import client_for, make_user
 from tests.games.helpers import play_out
@@ -88,7 +87,7 @@ def test_the_engine_seed_mixes_in_the_client_seeds(finished):
 
     mixed = engine_seed(game.server_seed, ["", BOB_SEED, ""])
     assert report.ok and report.engine_seed == mixed != game.server_seed
-    assert Board.objects.get(pk=game.board_id).seed == mixed  # the game really ran on it
+    assert GameSnapshot.objects.get(pk=game.pk).state["seed"] == mixed  # it really ran on it
 
 
 @pytest.mark.django_db
@@ -163,8 +162,10 @@ def test_a_tampered_seed_commitment_fails(finished):
 @pytest.mark.django_db
 def test_a_board_that_differs_from_the_replay_fails(finished):
     game = Game.objects.get(pk=finished.game_id)
-    row = TerritoryState.objects.filter(board_id=game.board_id).order_by("pk").first()
-    TerritoryState.objects.filter(pk=row.pk).update(armies=row.armies + 1)
+    snapshot = GameSnapshot.objects.get(pk=game.pk)
+    first = sorted(snapshot.state["territories"])[0]
+    snapshot.state["territories"][first]["armies"] += 1
+    snapshot.save(update_fields=["state"])
 
     with pytest.raises(CommandError, match="the final state differs from the stored board at "
                                            r"state\.territories\..*\.armies"):  # fmt: skip

@@ -161,24 +161,10 @@ def fast_and_inline(settings):
     cache.clear()
 
 
-@pytest.fixture
-def classic_map(transactional_db) -> None:
-    """The classic map's rows: a data migration loads them, but every transactional test
-    flushes the tables when it ends, so an earlier one may have taken them away."""
-    from risk.maps import load_map_rows
-    from risk.models import Map
-    from risk.rules import load_map
-
-    if not Map.objects.filter(name="classic").exists():
-        load_map_rows(load_map("classic"), "classic")
-
-
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)  # threads see only committed rows
 @pytest.mark.parametrize("way", sorted(SUBMITTERS))
-def test_twenty_simultaneous_submissions_apply_exactly_once_on_postgresql(
-    classic_map, fast_and_inline, way
-):
+def test_twenty_simultaneous_submissions_apply_exactly_once_on_postgresql(fast_and_inline, way):
     assert connection.vendor == "postgresql"
     alice, bob = make_user("alice"), make_user("bob")
 

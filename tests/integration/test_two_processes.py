@@ -36,7 +36,6 @@ from rest_framework.authtoken.models import Token
 from games.services import lobby, play
 from risk.rules.bots import RandomBot, decide
 from tests.conftest import ROOT
-from tests.sockets import ensure_classic_map
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -126,7 +125,6 @@ class Server:
 
 
 def start_game(django_user_model) -> tuple[int, dict[str, str]]:
-    ensure_classic_map()
     users = [django_user_model.objects.create_user(name) for name in ("alice", "bob")]
     game = lobby.game_create(creator=users[0], seats=2)
     lobby.game_join(game_id=game.pk, user=users[1])

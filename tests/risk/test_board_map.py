@@ -84,24 +84,15 @@ def test_classic_cards_are_14_of_each_symbol_and_2_wild(board):
     assert board.territories["Alaska"].card == "infantry"
 
 
-def test_same_land_as_the_combat_copy():
-    combat = json.loads((ROOT / "combat" / "data" / "classic-risk-map.json").read_text())
-    for key in ("territories", "continents", "wild_cards", "oceans"):
-        assert RAW[key] == combat[key], key
+def test_one_map_file_serves_the_engine_and_the_cards():
+    """Issue 14: the map exists once, ``combat/data/classic-risk-map.json``; the engine's
+    ``load_map`` and ``combat.cards`` read that same file (the sea graph included)."""
+    from combat import cards
 
-
-def test_the_combat_copy_plus_the_sea():
-    """The file is the checked source (kept in combat/data too) with the sea graph added."""
-    combat = json.loads((ROOT / "combat" / "data" / "classic-risk-map.json").read_text())
-    assert set(RAW) == {*combat, "sea"}
-    assert {k: v for k, v in RAW.items() if k not in ("sea", "notes")} == {
-        k: v for k, v in combat.items() if k != "notes"
-    }
-    assert RAW["notes"][:-1] == combat["notes"]
-    assert "sea graph" in RAW["notes"][-1]
-
-
-# -- coasts and stations -------------------------------------------------------------------------
+    assert map_path("classic") == cards.DATA_FILE
+    assert map_path("classic") == ROOT / "combat" / "data" / "classic-risk-map.json"
+    assert "sea" in RAW and len(RAW["territories"]) == 42
+    assert not (ROOT / "risk" / "data").exists()
 
 
 def test_40_coastal_territories_each_with_a_station(board):

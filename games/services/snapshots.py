@@ -1,0 +1,41 @@
+"""A started game's rules state, read from and written to its one ``GameSnapshot`` row.
+
+Every write goes through here, inside the caller's transaction with the game row locked
+(``play.commit_action``, ``lobby`` at the start): ``create`` when the game starts, ``save`` after
+each action. ``load`` upcasts states of older schema versions (``risk.rules.upcast``).
+"""
+
+from __future__ import annotations
+
+from config.exceptions import ConflictError
+from games.models import Game, GameSnapshot
+from risk.rules import GameState, to_dict
+from risk.rules.state import SCHEMA_VERSION
+from risk.rules.upcast import load_state
+
+
+def load(game: Game) -> GameState:
+    """The game's state as last committed (one SELECT); 409 ``not_started`` before the start."""
+    row = GameSnapshot.objects.filter(pk=game.pk).values_list("state", flat=True).first()
+    if row is None:
+        raise ConflictError("the game has not started", code="not_started")
+    return load_state(row)
+
+
+def create(game: Game, state: GameState) -> None:
+    GameSnapshot.objects.create(
+        game=game, version=game.version, schema_version=SCHEMA_VERSION, state=to_dict(state)
+    )
+
+
+def save(game: Game, state: GameState) -> None:
+    """Replace the state (one UPDATE); ``game.version`` is the log entry it follows."""
+    GameSnapshot.objects.filter(pk=game.pk).update(
+        version=game.version, schema_version=SCHEMA_VERSION, state=to_dict(state)
+    )
+
+
+def load_if_started(game: Game) -> GameState | None:
+    """The state, or None for a game still in the lobby."""
+    row = GameSnapshot.objects.filter(pk=game.pk).values_list("state", flat=True).first()
+    return None if row is None else load_state(row)

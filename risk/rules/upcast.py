@@ -1,0 +1,74 @@
+"""Stored states of earlier schema versions, brought up to the current one.
+
+A game's state is stored as ``state.to_dict`` wrote it, schema version included (the ``version``
+key; the game's snapshot row repeats it as ``schema_version``). When the state changes shape,
+``state.SCHEMA_VERSION`` goes up by one and an upcaster here turns a dict of the old version into
+one of the next, so a game saved before the change loads and plays on. ``from_dict`` itself reads
+only the current version; everything older goes through ``load_state``.
+
+History:
+
+* **1 -> 2** (issue 14, when states moved from board tables to one JSON row):
+  - a naval battle saved before battles named each ship's target has no ``support`` and flanks
+    without ``target``: every flank attacks the battle's one target and every other defending
+    ship backs it (``from_dict`` used to patch this inline);
+  - options saved before an option existed get the value that applied before it did: the old
+    behaviour, written out here rather than taken from today's ``Options`` defaults, so a later
+    change of a default cannot change a game already running.
+
+Pure: dicts in, dicts out (the input is not modified).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from risk.rules.state import SCHEMA_VERSION, GameState, from_dict
+
+Data = dict[str, Any]
+
+#: Every option as version 1 games played it when the option was not stored.
+V1_OPTIONS: dict[str, Any] = {
+    "win": "last-standing",
+    "round_limit": None,
+    "red_queens_high": True,
+    "reveal_needs_cut": False,
+    "map": "classic",
+    "ally_defender": "next",
+    "ally_cards": "own",
+    "reveal_once": False,
+}
+
+
+def _v1_to_v2(data: Data) -> Data:
+    data["options"] = {**V1_OPTIONS, **data["options"]}
+    battle = data.get("battle")
+    if battle is not None and battle["kind"] == "naval" and "support" not in battle:
+        battle["flanks"] = [{**f, "target": battle["target"]} for f in battle["flanks"]]
+        battle["support"] = {s: battle["target"] for s in battle["defending_ships"][1:]}
+    data["version"] = 2
+    return data
+
+
+#: version -> the upcaster from it to the next version.
+UPCASTERS: dict[int, Callable[[Data], Data]] = {1: _v1_to_v2}
+
+
+def upcast(data: Data) -> Data:
+    """``data`` (any stored version) as the current schema version."""
+    version = data.get("version")
+    if not isinstance(version, int) or not 1 <= version <= SCHEMA_VERSION:
+        raise ValueError(f"version: state schema {version!r} is not 1..{SCHEMA_VERSION}")
+    if version == SCHEMA_VERSION:
+        return data
+    data = copy.deepcopy(data)
+    while data["version"] < SCHEMA_VERSION:
+        data = UPCASTERS[data["version"]](data)
+    return data
+
+
+def load_state(data: Data) -> GameState:
+    """The state stored as ``data``, whatever schema version it was saved with."""
+    return from_dict(upcast(data))

@@ -1,0 +1,58 @@
+"""A game's state is one row, written with its log entry (issue 14)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from config.exceptions import ApplicationError
+from games.models import ActionLog, GameSnapshot
+from games.services import play, snapshots
+from risk.rules import to_dict
+from tests.games.helpers import person_step, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_start_writes_the_state_row_and_each_action_replaces_it(alice):
+    game = start_game(alice, 3)
+    row = GameSnapshot.objects.get(pk=game.pk)
+    assert (row.schema_version, row.state["version"]) == (2, 2)
+    state = play.game_state(game)
+    person_step(game, alice, state)
+    game.refresh_from_db()
+    row.refresh_from_db()
+    last = ActionLog.objects.filter(game=game).order_by("-sequence").first()
+    assert row.version == game.version == last.sequence  # written with the log entry
+    assert row.state == to_dict(snapshots.load(game)) != to_dict(state)
+
+
+def test_a_refused_action_leaves_the_row_as_it_was(alice):
+    game = start_game(alice, 3)
+    before = GameSnapshot.objects.get(pk=game.pk)
+    with pytest.raises(ApplicationError):
+        play.action_submit(
+            game_id=game.pk, user=alice, action={"type": "nonsense"}, expected_version=game.version
+        )
+    after = GameSnapshot.objects.get(pk=game.pk)
+    assert (after.version, after.state) == (before.version, before.state)
+
+
+def test_a_lobby_game_has_no_state_yet(alice):
+    from games.services import lobby
+
+    game = lobby.game_create(creator=alice, seats=3)
+    assert snapshots.load_if_started(game) is None
+    with pytest.raises(ApplicationError, match="has not started"):
+        snapshots.load(game)
+
+
+def test_the_admin_board_is_the_public_view_while_the_game_runs(alice, client, django_user_model):
+    game = start_game(alice, 3)
+    state = play.game_state(game)
+    root = django_user_model.objects.create_superuser("root", "root@example.org", "x" * 20)
+    client.force_login(root)
+    html = client.get(reverse("admin:games_gamesnapshot_change", args=[game.pk])).content.decode()
+    assert "seed_commitment" in html and state.seed not in html
+    hand = state.seat("alice").risk_cards
+    assert hand and "&quot;risk_hand&quot;" not in html and "risk_hand" not in html
