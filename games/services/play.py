@@ -58,10 +58,15 @@ def game_get(game_id: int) -> Game:
     return game
 
 
-def game_lock(game_id: int) -> Game:
+def game_lock(game_id: int, *, with_state: bool = False) -> Game:
     """The game row, locked until the transaction ends (PostgreSQL ``SELECT ... FOR UPDATE``;
-    SQLite runs every transaction ``BEGIN IMMEDIATE``, which serialises writers the same way)."""
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    SQLite runs every transaction ``BEGIN IMMEDIATE``, which serialises writers the same way).
+    ``with_state``: its snapshot row comes in the same statement (joined; only the game row is
+    locked, and it guards the snapshot: every writer takes it first)."""
+    rows = Game.objects.select_for_update(of=("self",))
+    if with_state:
+        rows = rows.select_related("snapshot")
+    game = rows.filter(pk=game_id).first()
     if game is None:
         raise NotFoundError(f"no game {game_id}", field="id")
     return game
@@ -73,7 +78,8 @@ def game_state(game: Game) -> GameState:
 
 
 def locked_state(game: Game) -> GameState:
-    """The state to apply the next action to, the game row being locked."""
+    """The state to apply the next action to, the game row being locked (read with it when
+    ``game_lock(with_state=True)`` joined it in)."""
     return snapshots.load(game)
 
 
@@ -101,22 +107,15 @@ def action_submit(
     403 ``not_your_decision``, 409 ``stale_version`` (with the current version) or
     ``not_running``, 404 for an unknown game.
     """
-    if idempotency_key:
-        earlier = _earlier_response(game_id, user, idempotency_key)
-        if earlier is not None:
-            return earlier
     try:
         with transaction.atomic():
-            game = game_lock(game_id)
-            if idempotency_key:
-                # The twin of this request may have committed while we waited for the lock.
-                earlier = _earlier_response(game_id, user, idempotency_key)
-                if earlier is not None:
-                    return earlier
+            game = game_lock(game_id, with_state=True)
             committed = _submit_locked(game, user, action, expected_version, idempotency_key)
             return committed.log.response
-    except IntegrityError:
-        # Two requests with one key raced past both checks (only possible without the lock).
+    except (ApplicationError, IntegrityError):
+        # Idempotency rides on the log's unique (game, user, key) index, not on a SELECT per
+        # action: a repeat of a request that committed finds the game moved on (409, or the
+        # insert's duplicate key) and gets the first answer back; nothing of it was written.
         earlier = _earlier_response(game_id, user, idempotency_key) if idempotency_key else None
         if earlier is None:
             raise
@@ -143,7 +142,8 @@ def _submit_locked(
             field="expected_version",
             extra={"version": game.version},
         )
-    seat = seat_of(game, user)
+    seats = list(game.seats.select_related("user"))
+    seat = next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
     player = seat.player if seat is not None else user.get_username()
     # Before parsing: a stranger naming a seated player in the action is told they hold no
     # seat, not that the decision is someone else's.
@@ -168,17 +168,11 @@ def _submit_locked(
         )
     if seat is None:
         seat = _seat_for_newcomer(game, user)
+        seats.append(seat)
     committed = commit_action(
         game, state, actor=player, action=action, seat=seat, source=ActionLog.Source.PLAYER,
-        user=user, key=key,
+        user=user, key=key, seats=seats, respond_to=player,
     )  # fmt: skip
-    log = committed.log
-    log.response = {
-        "version": committed.game.version,
-        "sequence": log.sequence,
-        "events": events_for(committed.after, committed.events, player),
-    }
-    log.save(update_fields=["response"])
     _after_own_action(seat, action)
     return committed
 
@@ -229,7 +223,9 @@ def _seat_for_newcomer(game: Game, user: Any) -> Seat:
 
 
 def _after_own_action(seat: Seat, action: Action) -> None:
-    """A player acting for themselves is back: the timeout count starts again."""
+    """A player acting for themselves is back: the timeout count starts again (written only
+    when it changes, which for a player who never timed out is never)."""
+    before = (seat.state, seat.timeouts)
     if isinstance(action, Leave | Concede):
         seat.state = Seat.State.LEFT
     elif isinstance(action, Join):
@@ -238,7 +234,8 @@ def _after_own_action(seat: Seat, action: Action) -> None:
     elif seat.timeouts or seat.state == Seat.State.AWAY:
         seat.timeouts = 0
         seat.state = Seat.State.ACTIVE
-    seat.save(update_fields=["state", "timeouts"])
+    if (seat.state, seat.timeouts) != before:
+        seat.save(update_fields=["state", "timeouts"])
 
 
 # --- the one write path -------------------------------------------------------------------------
@@ -255,12 +252,16 @@ def commit_action(
     user: Any = None,
     key: str | None = None,
     kick_bots: bool = True,
+    seats: list[Seat] | None = None,
+    respond_to: str | None = None,
 ) -> Committed:
     """Apply and write one action; the caller holds the game row lock inside ``atomic``.
 
     ``IllegalAction`` from the engine becomes a 400 (403 when it is about who may act) before
     anything is written. The log entry stores the dice context and every roll, so
-    ``verify_game`` can re-derive them from the revealed seed.
+    ``verify_game`` can re-derive them from the revealed seed. ``respond_to``: the player whose
+    answer (version, sequence, the events as they see them) is stored with the entry, for
+    idempotent replays. ``seats``: the game's seats with their users, when the caller has them.
     """
     from games.services import broadcast, clock
 
@@ -272,11 +273,18 @@ def commit_action(
     event_dicts = [e.to_dict() for e in events]
     game.version += 1
     snapshots.save(game, after)
+    response = {}
+    if respond_to is not None:
+        response = {
+            "version": game.version,
+            "sequence": game.version,
+            "events": events_for(after, event_dicts, respond_to),
+        }
     log = ActionLog.objects.create(
         game=game, sequence=game.version, seat=seat, actor=actor, source=source,
         user=user if user is not None and user.is_authenticated else None,
         action=action.to_dict(), events=event_dicts, context=dice.context,
-        rolls=[r.as_dict() for r in dice.log], idempotency_key=key or None,
+        rolls=[r.as_dict() for r in dice.log], idempotency_key=key or None, response=response,
     )  # fmt: skip
     fields = ["version"]
     if after.over:
@@ -285,7 +293,8 @@ def commit_action(
         game.result = {"winner": after.winner, "ranking": list(after.ranking)}
         fields += ["status", "finished_at", "result"]
     game.save(update_fields=fields)
-    seats = list(game.seats.select_related("user"))
+    if seats is None:
+        seats = list(game.seats.select_related("user"))
     committed = Committed(game, log, state, after, event_dicts, seats)
     clock.after_action(committed)
     transaction.on_commit(lambda: broadcast.action_committed(committed, kick_bots=kick_bots))

@@ -15,7 +15,11 @@ from risk.rules.upcast import load_state
 
 
 def load(game: Game) -> GameState:
-    """The game's state as last committed (one SELECT); 409 ``not_started`` before the start."""
+    """The game's state as last committed (one SELECT, none when ``game`` was read with its
+    snapshot joined in); 409 ``not_started`` before the start."""
+    cached = game._state.fields_cache.get("snapshot")
+    if isinstance(cached, GameSnapshot):
+        return load_state(cached.state)
     row = GameSnapshot.objects.filter(pk=game.pk).values_list("state", flat=True).first()
     if row is None:
         raise ConflictError("the game has not started", code="not_started")
@@ -29,10 +33,15 @@ def create(game: Game, state: GameState) -> None:
 
 
 def save(game: Game, state: GameState) -> None:
-    """Replace the state (one UPDATE); ``game.version`` is the log entry it follows."""
+    """Replace the state (one UPDATE); ``game.version`` is the log entry it follows. A snapshot
+    read in with ``game`` is brought up to date too, so ``load`` never sees the old one."""
+    data = to_dict(state)
     GameSnapshot.objects.filter(pk=game.pk).update(
-        version=game.version, schema_version=SCHEMA_VERSION, state=to_dict(state)
+        version=game.version, schema_version=SCHEMA_VERSION, state=data
     )
+    cached = game._state.fields_cache.get("snapshot")
+    if isinstance(cached, GameSnapshot):
+        cached.state, cached.version, cached.schema_version = data, game.version, SCHEMA_VERSION
 
 
 def load_if_started(game: Game) -> GameState | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from django.urls import reverse
 
@@ -56,3 +58,43 @@ def test_the_admin_board_is_the_public_view_while_the_game_runs(alice, client, d
     assert "seed_commitment" in html and state.seed not in html
     hand = state.seat("alice").risk_cards
     assert hand and "&quot;risk_hand&quot;" not in html and "risk_hand" not in html
+
+
+def test_an_action_reads_and_writes_the_state_row_once_and_never_selects_the_log(alice):
+    """The action path's statements (issue 14): the game row locked with its state row joined,
+    the seats, one UPDATE of the state row, the log INSERT with its response, the game's
+    version; idempotency needs no SELECT (the unique index answers a repeat)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from risk.rules.bots import RandomBot, decide
+
+    game = start_game(alice, 3)
+    action = decide(RandomBot(random.Random(1)), play.game_state(game), "alice")
+    body = {k: v for k, v in action.to_dict().items() if k != "player"}
+    with CaptureQueriesContext(connection) as queries:
+        first = play.action_submit(
+            game_id=game.pk, user=alice, action=body, expected_version=0, idempotency_key="k"
+        )
+    statements = [q["sql"].split()[0] + " " + _table(q["sql"]) for q in queries.captured_queries]
+    assert statements == [
+        "SAVEPOINT -",
+        "SELECT games_game",  # FOR UPDATE, the snapshot joined
+        "SELECT games_seat",
+        "UPDATE games_gamesnapshot",
+        "INSERT games_actionlog",
+        "UPDATE games_game",
+        "RELEASE -",
+    ]
+    again = play.action_submit(
+        game_id=game.pk, user=alice, action=body, expected_version=0, idempotency_key="k"
+    )
+    assert again == first and ActionLog.objects.filter(game=game).count() == 1
+
+
+def _table(sql: str) -> str:
+    for word in ("FROM", "UPDATE", "INTO"):
+        parts = sql.split(f"{word} ", 1)
+        if len(parts) == 2 and parts[1].startswith('"'):
+            return parts[1].split('"')[1]
+    return "-"
