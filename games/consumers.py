@@ -69,7 +69,7 @@ from config.exceptions import (
 )
 from games.api.games import ActionsApi
 from games.api.throttles import ActionThrottle
-from games.services import broadcast, play, presence, reading
+from games.services import broadcast, notify, play, presence, reading
 
 logger = logging.getLogger(__name__)
 
@@ -184,6 +184,18 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             self.group_name = None
         if self.present:
             await self.presence("disconnected")
+            await self.seen_on_leaving()
+
+    async def seen_on_leaving(self) -> None:
+        """The user's last socket on this game closed: they saw it all live, so their next
+        "your turn" summary starts from here (none was queued while they watched)."""
+        try:
+            if not await sync_to_async(presence.presence_is_connected, thread_sensitive=False)(
+                self.game_id, self.user.pk
+            ):
+                await database_sync_to_async(notify.seen_everything)(self.game_id, self.user.pk)
+        except Exception:
+            logger.exception("game %s: marking what the user saw failed", self.game_id)
 
     # --- receiving --------------------------------------------------------------------------
 

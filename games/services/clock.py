@@ -61,7 +61,7 @@ def after_action(committed: Committed) -> None:
     started = [p for p in after if p not in before]
     seats = {s.player: s for s in committed.seats}
     sync_deadlines(game, after, seats, now)
-    newly = [seats[p].pk for p in started if p in seats and seats[p].user_id is not None]
+    newly = your_turn_mail_seats(game.pk, [seats[p] for p in started if p in seats])
     if newly:
         transaction.on_commit(lambda: queue_your_turn(game.pk, newly))
 
@@ -111,6 +111,27 @@ def close_deadlines(game: Game, status: str, now: datetime, seats: Iterable[int]
     if seats:
         rows = rows.filter(seat_id__in=seats)
     return rows.update(status=status, closed_at=now)
+
+
+def your_turn_mail_seats(game_id: int, seats: Iterable[Seat]) -> list[int]:
+    """The seats a "your turn" mail may go to, so no task is queued for nothing (issue 14): a
+    person with an address who has not turned the mail off and is not watching the game (a
+    socket open on it, ``presence``). The task checks again when it runs. Seats should come
+    with ``user__profile`` selected (otherwise this reads each profile)."""
+    from games.services import presence
+
+    wanted = []
+    for seat in seats:
+        user = seat.user if seat.user_id is not None else None
+        if user is None or not user.email or not user.is_active:
+            continue
+        profile = getattr(user, "profile", None)  # none yet: the defaults, mail on
+        if profile is not None and not profile.email_your_turn:
+            continue
+        if presence.presence_is_connected(game_id, user.pk):
+            continue  # watching live; marked as having seen it all when the socket closes
+        wanted.append(seat.pk)
+    return wanted
 
 
 def queue_your_turn(game_id: int, seat_ids: list[int]) -> None:

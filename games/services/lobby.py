@@ -232,7 +232,7 @@ def game_start(*, game_id: int, user: Any) -> Game:
     with transaction.atomic():
         game = _open_game(game_id)
         _creator_only(game, user)
-        seats = list(game.seats.order_by("position"))
+        seats = list(game.seats.select_related("user__profile").order_by("position"))
         if len(seats) != game.seat_count:
             raise ConflictError(
                 f"{game.seat_count - len(seats)} seat(s) are empty: wait for players or fill "
@@ -264,6 +264,7 @@ def _started(game: Game, state: Any, seats: list[Seat]) -> None:
     committed = Committed(game, opening, state, state, [], seats)
     clock.sync_deadlines(game, clock.waited_for(state), {s.player: s for s in seats},
                          timezone.now())  # fmt: skip
-    newly = [s.pk for s in seats if s.user_id is not None]
-    transaction.on_commit(lambda: clock.queue_your_turn(game.pk, newly))
+    newly = clock.your_turn_mail_seats(game.pk, seats)
+    if newly:
+        transaction.on_commit(lambda: clock.queue_your_turn(game.pk, newly))
     transaction.on_commit(lambda: broadcast.action_committed(committed))

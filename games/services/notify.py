@@ -26,6 +26,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
+from django.db.models import Subquery
+from django.db.models.functions import Greatest
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.timesince import timeuntil
@@ -82,6 +84,16 @@ def your_turn(game_id: int, seat_ids: Iterable[int]) -> int:
             sent += 1
             _mark_seen(seat, last)
     return sent
+
+
+def seen_everything(game_id: int, user_id: int) -> int:
+    """A player closed their last socket on the game: they watched it live until now, so a
+    later "your turn" summary starts here (no mail was even queued while they watched: see
+    ``clock.your_turn_mail_seats``). The seats updated (one UPDATE)."""
+    version = Game.objects.filter(pk=game_id).values("version")[:1]
+    return Seat.objects.filter(game_id=game_id, user_id=user_id).update(
+        last_seen_sequence=Greatest("last_seen_sequence", Subquery(version))
+    )
 
 
 def _mark_seen(seat: Seat, sequence: int) -> None:

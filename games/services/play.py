@@ -142,7 +142,7 @@ def _submit_locked(
             field="expected_version",
             extra={"version": game.version},
         )
-    seats = list(game.seats.select_related("user"))
+    seats = list(game.seats.select_related("user__profile"))
     seat = next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
     player = seat.player if seat is not None else user.get_username()
     # Before parsing: a stranger naming a seated player in the action is told they hold no
@@ -294,7 +294,7 @@ def commit_action(
         fields += ["status", "finished_at", "result"]
     game.save(update_fields=fields)
     if seats is None:
-        seats = list(game.seats.select_related("user"))
+        seats = list(game.seats.select_related("user__profile"))
     committed = Committed(game, log, state, after, event_dicts, seats)
     clock.after_action(committed)
     transaction.on_commit(lambda: broadcast.action_committed(committed, kick_bots=kick_bots))

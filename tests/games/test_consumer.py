@@ -14,6 +14,7 @@ from channels.db import database_sync_to_async
 from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 
+from games.models import Game, Seat
 from games.services import lobby, play, presence
 from risk.rules.bots import RandomBot, decide
 from tests.sockets import SocketPlayer, game_socket, hidden_keys, session_cookie
@@ -157,9 +158,17 @@ async def test_a_signed_in_socket_is_present_until_it_closes(alice, bob):
 
     assert await sync_to_async(presence.presence_is_connected)(game_id, alice.pk)
     assert not await sync_to_async(presence.presence_is_connected)(game_id, bob.pk)
+    await database_sync_to_async(
+        lambda: Game.objects.filter(pk=game_id).update(version=5)  # as if 5 actions passed
+    )()
     await alice_socket.disconnect()
     assert not await sync_to_async(presence.presence_is_connected)(game_id, alice.pk)
     await spectator.disconnect()
+    # She watched them all live: her next "your turn" summary starts after them.
+    seen = await database_sync_to_async(
+        lambda: Seat.objects.get(game_id=game_id, user=alice).last_seen_sequence
+    )()
+    assert seen == 5
 
 
 # --- actions ------------------------------------------------------------------------------------

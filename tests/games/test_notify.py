@@ -269,3 +269,37 @@ def test_the_summary_prints_no_card_even_from_an_unfiltered_entry():
     text = "\n".join(notify.summary_lines(entries, {"alice": "Alice"}))
     # Poker moves and discards are quiet actions, and neither event has a line of its own.
     assert text == ""
+
+
+def test_no_your_turn_task_is_queued_for_nothing(alice, bob, carol, commits, monkeypatch):
+    """Issue 14: the mail task is queued only for seats it could mail: not for bob (mail off),
+    nor carol (watching the game live), so a start that waits for all three queues alice only."""
+    from games import tasks
+
+    queued: list[tuple[int, list[int]]] = []
+    monkeypatch.setattr(tasks.notify_your_turn, "delay", lambda *args: queued.append(args))
+    bob.profile.email_your_turn = False
+    bob.profile.save()
+    game = new_game(alice, others=[bob, carol])
+    presence.presence_connected(game.pk, carol.pk, "daphne.1!carol")
+    with commits():
+        lobby.game_start(game_id=game.pk, user=alice)
+    alice_seat = Seat.objects.get(game=game, player="alice")
+    assert queued == [(game.pk, [alice_seat.pk])]
+
+
+def test_closing_the_last_socket_marks_everything_seen(alice, bob, commits):
+    """A player who watched live is not mailed; when their last socket on the game closes,
+    their next summary starts at the game's version then."""
+    game = new_game(alice, others=[bob])
+    with commits():
+        lobby.game_start(game_id=game.pk, user=alice)
+    Game.objects.filter(pk=game.pk).update(version=7)
+    seat = Seat.objects.get(game=game, player="alice")
+    assert seat.last_seen_sequence < 7
+    assert notify.seen_everything(game.pk, alice.pk) == 1
+    seat.refresh_from_db()
+    assert seat.last_seen_sequence == 7
+    Seat.objects.filter(pk=seat.pk).update(last_seen_sequence=9)  # never moved back
+    notify.seen_everything(game.pk, alice.pk)
+    assert Seat.objects.get(pk=seat.pk).last_seen_sequence == 9
