@@ -147,7 +147,7 @@ def validate_card_data(raw: Any, source: str) -> tuple[Card, ...]:
         )
     cards = []
     for name, spec in territories.items():
-        symbol = _FILE_SYMBOLS.get(spec.get("card")) if isinstance(spec, dict) else None
+        symbol = _FILE_SYMBOLS.get(spec.get("card", "")) if isinstance(spec, dict) else None
         if symbol is None:
             found = spec.get("card") if isinstance(spec, dict) else spec
             raise fail(

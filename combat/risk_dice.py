@@ -94,8 +94,8 @@ def _roll_counts(n: int, m: int, bonus: bool) -> tuple[tuple[tuple[int, int], in
         for (i, j, used, tie_on_top), poly in placed_d.items():
             for a, ways in _placements(n - i if i < c else 0, v, c - i):
                 won = max(0, i + a - max(i, j))
-                key = (i + a, j, used or (bonus and a >= 1 and tie_on_top))
-                states[key] = states.get(key, 0) + (ways * poly << (won * width))
+                state = (i + a, j, used or (bonus and a >= 1 and tie_on_top))
+                states[state] = states.get(state, 0) + (ways * poly << (won * width))
     mask = (1 << width) - 1
     counts: dict[tuple[int, int], int] = {}
     for (_i, _j, used), poly in states.items():
@@ -892,8 +892,8 @@ def _solve_flanking(
     mass, listed, codes, offset, fill = risk_flanking.new_layers(blocks, d0, setup.naval, cells)
     top = sum(blocks) + d0
     cell = int(np.dot([*blocks, d0, 0, 0], strides))
-    code = risk_flanking.pack([*blocks, d0, 0, 0], shifts)
-    risk_flanking.add(mass, listed, codes, offset, fill, 0, cell, code, 1.0, top)
+    first_code = risk_flanking.pack([*blocks, d0, 0, 0], shifts)
+    risk_flanking.add(mass, listed, codes, offset, fill, 0, cell, first_code, 1.0, top)
     walk_state = np.array([0, top, 0, 0], dtype=np.int64)
     out = _grown_rows(None, 1 << 14)
     table, block_array = _tables(), np.array(blocks, dtype=np.int64)

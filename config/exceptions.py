@@ -148,6 +148,8 @@ def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Respons
     response = drf_exception_handler(exc, context)  # keeps headers such as Allow, Retry-After
     if response is None or not isinstance(exc, exceptions.APIException):
         return response
+    field: str | None
+    detail: object
     if isinstance(exc, exceptions.ValidationError):
         field, detail = _first_error(exc.detail, ())
         message = str(detail)

@@ -175,13 +175,13 @@ class _FireTable:
 
     def __init__(self, setup: BattleSetup, role: str, subs: str = "with") -> None:
         side = setup.side(role)
-        self.rules = setup.rules
+        self.rules_key = setup.rules.key
         self.role = role
         self.subs = subs  # engine.volley's: "with", "without" or "only" submarines
         self.names = side.order
         position = {name: k for k, name in enumerate(side.order)}
         self.slot_names = [position[name] for name, _hp in side.slots]
-        self.signature = tuple(
+        signature = tuple(
             (
                 name,
                 u.attack,
@@ -194,12 +194,11 @@ class _FireTable:
             for name in side.order
             for u in (side.units[name],)
         )
-        number = _SIGNATURES.get(self.signature)
+        number = _SIGNATURES.get(signature)
         if number is None:
-            number = _SIGNATURES[self.signature] = len(_SIGNATURE_LIST)
-            _SIGNATURE_LIST.append(self.signature)
-        self.signature = number
-        self.rules = self.rules.key
+            number = _SIGNATURES[signature] = len(_SIGNATURE_LIST)
+            _SIGNATURE_LIST.append(signature)
+        self.signature_id = number
         self.memo: dict[tuple[int, ...], np.ndarray] = {}
         self.onehot = np.zeros((len(side.slots), len(self.names)), dtype=np.int64)
         self.onehot[np.arange(len(side.slots)), self.slot_names] = 1
@@ -207,14 +206,14 @@ class _FireTable:
     def many(self, states: list[tuple[int, ...]]) -> list[np.ndarray]:
         """The distributions of ``states`` (counts per unit type computed in one product)."""
         counts = (np.array(states, dtype=np.int64) @ self.onehot).tolist()
-        memo, rules, role, signature = self.memo, self.rules, self.role, self.signature
+        memo, rules_key, role, sig_id = self.memo, self.rules_key, self.role, self.signature_id
         subs = self.subs
         out = []
         for state, row in zip(states, counts, strict=True):
             found = memo.get(state)
             if found is None:
                 found = memo[state] = (
-                    _fire_pmf(rules, role, signature, tuple(row), subs) if any(row) else _NO_FIRE
+                    _fire_pmf(rules_key, role, sig_id, tuple(row), subs) if any(row) else _NO_FIRE
                 )
             out.append(found)
         return out
@@ -226,7 +225,7 @@ class _FireTable:
             for k, n in zip(self.slot_names, state, strict=True):
                 counts[k] += n
             found = self.memo[state] = _fire_pmf(
-                self.rules, self.role, self.signature, tuple(counts), self.subs
+                self.rules_key, self.role, self.signature_id, tuple(counts), self.subs
             )
         return found
 
@@ -312,8 +311,8 @@ def solve(setup: BattleSetup) -> list[tuple[float, State, bool]] | None:
         if _may_strike_first(setup, ATTACKER) and D and not _has_anti_sub(dfn, chain_d[D - 1]):
             return None
         if _may_strike_first(setup, DEFENDER):
-            for c in chains_a:
-                if len(c) > 1 and not _has_anti_sub(att, c[-2]):
+            for chain_a in chains_a:
+                if len(chain_a) > 1 and not _has_anti_sub(att, chain_a[-2]):
                     return None
         strikes = False
     if strikes:

@@ -35,6 +35,7 @@ from combat.axis_allies.rules import (
     DEFENDER,
     Chance,
     DieRoll,
+    RollingChance,
     carried_hits,
     convolve,
     total_hits,
@@ -70,7 +71,7 @@ class Fire(NamedTuple):
 class Recorder:
     """Collects ``Fire`` entries while ``fight`` plays a round (exact mode passes None)."""
 
-    def __init__(self, chance: Chance) -> None:
+    def __init__(self, chance: RollingChance) -> None:
         self.chance = chance
         self.fires: list[Fire] = []
         self._mark = len(chance.rolls)
@@ -111,7 +112,7 @@ class Volley(NamedTuple):
         return sum(needed * n for needed, n, _r in self.dice)
 
     @property
-    def count(self) -> int:
+    def dice_count(self) -> int:
         return sum(n for _needed, n, _r in self.dice)
 
     @property
@@ -253,7 +254,7 @@ def stage_bombardment(
         bonus = v.total % 6
     if rec is not None:
         rec.record(
-            ATTACKER, "bombardment", v.count if setup.rules.per_die else v.total, _hits_of(out)
+            ATTACKER, "bombardment", v.dice_count if setup.rules.per_die else v.total, _hits_of(out)
         )
     branches = []
     for p, (g, r) in out:
@@ -320,7 +321,7 @@ def stage_first_strike(
             rec.record(
                 role,
                 "first_strike",
-                v.count if setup.rules.per_die else v.total,
+                v.dice_count if setup.rules.per_die else v.total,
                 _hits_of(outcomes[role]),
             )
 
@@ -366,7 +367,7 @@ def stage_general(
             rec.record(
                 role,
                 "general",
-                v.count if rules.per_die else v.total + bonus,
+                v.dice_count if rules.per_die else v.total + bonus,
                 _hits_of(outcomes[role]),
             )
 

@@ -172,7 +172,7 @@ def estimated_work(
     """
     if method not in METHODS:
         raise CombatInputError("method", f"unknown method {method!r}", METHODS)
-    params = {
+    params: dict[str, Any] = {
         "rules": "dice",
         "edition": "revised",
         "rounds": None,
@@ -207,16 +207,18 @@ def _units(setup: BattleSetup) -> int:
 
 def _solve_rounds(setup: BattleSetup) -> list[tuple[float, State, bool]]:
     """Exactly ``setup.rounds`` rounds, then the attacker withdraws."""
+    rounds = setup.rounds
+    assert rounds is not None  # _exact calls this only when rounds is set
     dist = [(1.0, initial_state(setup))]
     ended: list[tuple[float, State, bool]] = []
-    for number in range(1, setup.rounds + 1):
+    for number in range(1, rounds + 1):
         charge(len(dist))
-        nxt = []
+        nxt: list[tuple[float, State]] = []
         for p, state in dist:
             if is_over(setup, state) and not state.first_round:
                 ended.append((p, state, False))
                 continue
-            last = number == setup.rounds
+            last = number == rounds
             nxt.extend((p * q, s) for q, s in play_round(setup, state, EXACT, last_round=last))
         dist = merge(nxt)
     for p, state in dist:
@@ -418,8 +420,8 @@ def _summarise(
 
     att_keys, att_counts, att_names, att_lost = _describe(setup.attacker, list(att_index))
     def_keys, def_counts, def_names, def_lost = _describe(setup.defender, list(dfn_index))
-    a_alive = att_counts.any(axis=1)[ia]
-    d_alive = def_counts.any(axis=1)[idf]
+    a_alive = np.any(att_counts, axis=1)[ia]
+    d_alive = np.any(def_counts, axis=1)[idf]
     result = np.where(
         a_alive & ~d_alive,
         0,

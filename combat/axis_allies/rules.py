@@ -165,10 +165,12 @@ class RollingChance:
     def dice(self, count: int, needed: int, sides: int, side: str, stage: str) -> Outcomes:
         if needed <= 0:
             return [(1.0, 0)]
-        return [(1.0, sum(self._roll(sides, needed, side, stage).hit for _ in range(count)))]
+        return [
+            (1.0, sum(self._roll(sides, needed, side, stage).value <= needed for _ in range(count)))
+        ]
 
     def below(self, needed: int, sides: int, side: str, stage: str) -> Outcomes:
-        return [(1.0, int(self._roll(sides, needed, side, stage).hit))]
+        return [(1.0, int(self._roll(sides, needed, side, stage).value <= needed))]
 
 
 Chance = ExactChance | RollingChance

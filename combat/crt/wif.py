@@ -82,7 +82,7 @@ from fractions import Fraction
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from combat.crt.results import CrtOdds, CrtResult, Modifier
 from combat.dice import Dice
@@ -253,7 +253,7 @@ def validate_wif_data(raw: Any, source: str) -> WifTables:
     divisions_options = frozenset(_names(raw.get("divisions_options"), "divisions_options", fail))
     if not divisions_options <= set(options):
         raise fail("divisions_options", "names an option missing from 'options'")
-    x_conditions = {
+    x_conditions: dict[Any, Any] = {  # str -> str once checked just below
         item.get("id"): item.get("text")
         for item in _objects(raw["x_conditions"], "x_conditions", fail)
     }
@@ -310,7 +310,7 @@ def _validate_odds(odds: Any, fail: _Fail) -> tuple[OddsLevel, ...]:
             raise fail(f"{path}.drm", f"expected a whole number, found {drm!r}")
         below = index == 0
         ratio = _level_ratio(label[1:] if below and isinstance(label, str) else label)
-        if ratio is None or below != label.startswith("<"):
+        if ratio is None or not isinstance(label, str) or below != label.startswith("<"):
             raise fail(f"{path}.level", f"expected 'a:b' ('<a:b' first only), found {label!r}")
         if below:
             first = _level_ratio(levels[1].get("level"))
@@ -331,7 +331,7 @@ def _validate_modifiers(
     raw: Mapping[str, Any], options: set[str], notes: set[str], fail: _Fail
 ) -> tuple[ModifierGroup, ...]:
     groups = _objects(raw.get("modifier_groups"), "modifier_groups", fail)
-    group_ids = [group.get("id") for group in groups]
+    group_ids: list[Any] = [group.get("id") for group in groups]  # texts once checked
     titled = all(_is_text(group.get("title")) for group in groups)
     if len(set(group_ids)) != len(group_ids) or not all(map(_is_text, group_ids)) or not titled:
         raise fail("modifier_groups", "expected unique ids, each with its printed title")
@@ -356,7 +356,11 @@ def _validate_modifiers(
 def _modifier_line(
     item: Mapping[str, Any], path: str, options: set[str], notes: set[str], fail: _Fail
 ) -> ModifierLine:
-    printed, value = item.get("printed"), item.get("value")
+    # The printed value is a text once it matches ``value`` (``_printed_value``); ``group`` is
+    # checked by the caller.
+    printed: Any = item.get("printed")
+    value = item.get("value")
+    group: Any = item.get("group")
     if not _is_number(value) or _printed_value(printed) != Fraction(str(value)):
         raise fail(f"{path}.value", f"{value!r} is not the printed {printed!r}")
     counts = _names(item.get("counts"), f"{path}.counts", fail)
@@ -385,7 +389,7 @@ def _modifier_line(
         raise fail(path, "expected an id and the printed text")
     return ModifierLine(
         id=item["id"],
-        group=item.get("group"),
+        group=group,
         printed=printed,
         value=Fraction(str(value)),
         text=item["text"],
@@ -425,11 +429,11 @@ def _string_map(value: Any, path: str, fail: _Fail) -> dict[str, str]:
     return dict(value)
 
 
-def _is_text(value: Any) -> bool:
+def _is_text(value: Any) -> TypeGuard[str]:
     return isinstance(value, str) and bool(value.strip())
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
@@ -777,12 +781,17 @@ def _odds(ratio: Fraction, fractional: bool) -> tuple[str, Fraction, str]:
     """(odds level, odds DRM, how the DRM was read) for an exact attack/defense ratio."""
     levels = wif_tables().odds
     option_26 = "option 26: 2 x odds, truncated to one decimal"
-    if ratio > levels[-1].ratio:
+    top = levels[-1].ratio
+    assert top is not None  # validate_wif_data: only levels[0] ("<1:6") has no ratio
+    if ratio > top:
         if fractional:
             return f"{_ratio_text(ratio)}:1", _linear(ratio), option_26
         doubled = Fraction(math.floor(2 * ratio))
         return f"{_ratio_text(ratio)}:1", doubled, "over 10:1: 2 x odds, rounded down"
-    level = next((lvl for lvl in reversed(levels[1:]) if ratio >= lvl.ratio), levels[0])
+    level = next(
+        (lvl for lvl in reversed(levels[1:]) if lvl.ratio is not None and ratio >= lvl.ratio),
+        levels[0],
+    )
     if fractional and ratio >= 1:
         return level.label, _linear(ratio), option_26
     return level.label, Fraction(level.drm), f"the printed {level.label} level"
@@ -843,7 +852,7 @@ def _apply_line(
         return [(Modifier(f"{line.label} (not applied: {unmet})", count, 0), 0)]
     divisions = sum(m.divisions.get(name, 0) for name in line.counts)
     corps = count - divisions
-    applied = []
+    applied: list[tuple[Modifier, Fraction | int]] = []
     if corps:
         applied.append((Modifier(line.label, corps, _num(line.value * corps)), line.value * corps))
     if divisions:

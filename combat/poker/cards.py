@@ -9,6 +9,7 @@ checked against the dice log.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TypeGuard, cast
 
 from combat.dice import Dice, shuffle
 from combat.poker.errors import PokerInputError
@@ -25,7 +26,7 @@ _CARDS = frozenset(DECK)
 CARD_RULE = "a card is a rank (23456789TJQKA) then a suit (cdhs), e.g. 'Qh' or 'Td'"
 
 
-def is_card(value: object) -> bool:
+def is_card(value: object) -> TypeGuard[str]:
     """True for one of the 52 card strings."""
     return isinstance(value, str) and value in _CARDS
 
@@ -44,10 +45,11 @@ def check_cards(
     """
     if isinstance(cards, str) or not isinstance(cards, Iterable):
         raise PokerInputError(field, f"expected a list of cards, got {cards!r}; {CARD_RULE}", DECK)
-    found = tuple(cards)
-    for card in found:
+    given = tuple(cards)
+    for card in given:
         if not is_card(card):
             raise PokerInputError(field, f"{card!r} is not a card; {CARD_RULE}", DECK)
+    found = cast(tuple[str, ...], given)  # every item passed is_card just above
     repeated = sorted({card for card in found if found.count(card) > 1})
     if repeated:
         raise PokerInputError(field, f"{', '.join(repeated)} appears more than once")

@@ -829,7 +829,7 @@ def _result_view(result: HandResult) -> dict[str, Any]:
 _PRIVATE_KEYS = ("cards", "discards", "private_to")
 
 
-def events_for(events: Iterable[Event], player: str | None) -> list[Event]:
+def events_for(events: Iterable[Mapping[str, Any]], player: str | None) -> list[Event]:
     """``events`` as ``player`` may see them: others' private cards stripped (decision: events
     are one more channel that leaks hidden cards, so they pass through the same filter)."""
     seen = []

@@ -123,7 +123,7 @@ def evaluate(cards: Iterable[str], *, red_queens_high: bool = True) -> HandValue
     """
     codes, plain, flush = _RED_TABLES if red_queens_high else _STANDARD_TABLES
     try:
-        a, b, c, d, e = cards  # type: ignore[misc]
+        a, b, c, d, e = cards
         key = codes[a] * codes[b] * codes[c] * codes[d] * codes[e]
     except (TypeError, ValueError, KeyError):
         raise _cards_error(cards) from None

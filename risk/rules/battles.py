@@ -420,10 +420,10 @@ def _open(state: GameState, dice: Dice, events: list[Event]) -> None:
     automatic = defender.kind != PLAYER or defender.reveal == REVEAL_ALL
     if may_reveal and automatic and mobilization_cards(state):
         cards = mobilization_cards(state)
-        rolls, placed = _reveal(state, defender, cards, dice)
+        rolls, placed_on = _reveal(state, defender, cards, dice)
         wild_rolls += rolls
         events.append({"type": "revealed", "seat": defender.id, "cards": cards,
-                       "placed": placed, "wild_rolls": rolls})  # fmt: skip
+                       "placed": placed_on, "wild_rolls": rolls})  # fmt: skip
     asks = may_reveal and not automatic and bool(defender.risk_cards)
     if wild_rolls or asks:
         battle.stage = MOBILIZE
@@ -888,7 +888,10 @@ def _close(state: GameState, *, success: bool, events: list[Event]) -> None:
         ship = state.ships.get(flank.source) if flank.ship else None
         if ship is not None and ship.owner == battle.attacker and not ship.out_of_action:
             ship.cruising, ship.moves = False, 0
-            won = success if battle.kind == LAND else battle.decided.get(flank.target) == "won"
+            if battle.kind == LAND:
+                won = success
+            else:  # a naval flank always names its target
+                won = flank.target is not None and battle.decided.get(flank.target) == "won"
             if won:  # rule text: a successful landing or battle earns another cruise
                 ship.cruises += 1
     state.battle = None

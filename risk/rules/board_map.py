@@ -40,13 +40,15 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal, TypeGuard
 
 #: One map file serves both ``combat.cards`` (territories, cards) and the engine (the sea too).
 DATA_DIR = Path(__file__).resolve().parents[2] / "combat" / "data"
 
+#: A territory card's symbol as the model keeps it.
+CardSymbol = Literal["infantry", "cavalry", "artillery"]
 #: The card symbols as the file writes them, and as the model keeps them.
-CARD_SYMBOLS: Mapping[str, str] = MappingProxyType(
+CARD_SYMBOLS: Mapping[str, CardSymbol] = MappingProxyType(
     {"Infantry": "infantry", "Cavalry": "cavalry", "Artillery": "artillery"}
 )
 #: Separates ocean and territory in a station key: ``"<ocean>:<territory>"``.
@@ -75,7 +77,7 @@ class Continent:
 class Territory:
     name: str
     continent: str
-    card: str  # "infantry" | "cavalry" | "artillery"
+    card: CardSymbol
     adjacent: tuple[str, ...]
     oceans: tuple[str, ...]
 
@@ -235,11 +237,11 @@ def parse_map(raw: Any, *, source: str = "<data>") -> BoardMap:
     return _Checker(source).build(raw)
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 

@@ -8,6 +8,8 @@ the declarer may play the ally (won, with a card of the ally's suit in the winni
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from combat import poker
 from combat.dice import Dice, shuffle
 from combat.poker.errors import IllegalAction as PokerIllegal
@@ -118,7 +120,7 @@ def do_poker(state: GameState, action: Poker, seat: Seat, dice: Dice, events: li
     try:
         hand, hand_events = poker.apply(contest.hand, move)
     except (PokerIllegal, PokerInputError) as error:
-        reason = getattr(error, "reason", None) or getattr(error, "message", str(error))
+        reason: str = getattr(error, "reason", "") or getattr(error, "message", str(error))
         raise IllegalAction(getattr(error, "code", "poker"), reason, field="move") from error
     events += [{**e, "hand": True} for e in hand_events]
     contest.hand = hand
@@ -127,8 +129,10 @@ def do_poker(state: GameState, action: Poker, seat: Seat, dice: Dice, events: li
 
 
 def _poker_move(action: Poker, seat_id: str) -> poker.Action:
-    simple = {"bet": poker.Bet, "check": poker.Check, "call": poker.Call, "raise": poker.Raise,
-              "fold": poker.Fold, "show": poker.Show, "muck": poker.Muck}  # fmt: skip
+    simple: dict[str, Callable[[str], poker.Action]] = {
+        "bet": poker.Bet, "check": poker.Check, "call": poker.Call, "raise": poker.Raise,
+        "fold": poker.Fold, "show": poker.Show, "muck": poker.Muck,
+    }  # fmt: skip
     if action.move in simple:
         return simple[action.move](seat_id)
     if action.move == "choose":

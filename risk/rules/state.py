@@ -367,11 +367,11 @@ def _hand_from_dict(data: dict[str, Any] | None) -> HandState | None:
     if data is None:
         return None
     tuple_fields = {f.name for f in fields(PokerSeat) if f.name in ("stash", "hand", "discards")}
-    seats = tuple(
-        PokerSeat(**{k: tuple(v) if k in tuple_fields else v for k, v in seat.items()})
-        for seat in data["seats"]
-    )
-    return HandState(**{**data, "seats": seats, "deck": tuple(data["deck"])})
+    seats: list[PokerSeat] = []
+    for seat in data["seats"]:
+        values: dict[str, Any] = {k: tuple(v) if k in tuple_fields else v for k, v in seat.items()}
+        seats.append(PokerSeat(**values))
+    return HandState(**{**data, "seats": tuple(seats), "deck": tuple(data["deck"])})
 
 
 def _listed(value: Any) -> Any:
