@@ -26,6 +26,7 @@ DRF's headers (``Allow``, ``Retry-After``, ``WWW-Authenticate``) are kept.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -96,6 +97,17 @@ class UnavailableError(ApplicationError):
     status = status.HTTP_503_SERVICE_UNAVAILABLE
     code = "unavailable"
     headers = {"Retry-After": "1"}
+
+
+class ThrottledError(ApplicationError):
+    """Too many requests of one kind in the window: try again after ``wait`` seconds."""
+
+    status = status.HTTP_429_TOO_MANY_REQUESTS
+    code = "throttled"
+
+    def __init__(self, message: str, *, wait: float) -> None:
+        super().__init__(message)
+        self.headers = {"Retry-After": str(max(1, math.ceil(wait)))}
 
 
 class ConflictError(ApplicationError):

@@ -52,7 +52,6 @@ import json
 import logging
 import time
 import uuid
-from types import SimpleNamespace
 from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
@@ -67,9 +66,7 @@ from config.exceptions import (
     api_exception_handler,
     error_body,
 )
-from games.api.games import ActionsApi
-from games.api.throttles import ActionThrottle
-from games.services import broadcast, notify, play, presence, reading
+from games.services import broadcast, notify, play, presence, reading, submissions
 
 logger = logging.getLogger(__name__)
 
@@ -384,12 +381,8 @@ def _request_id(content: dict[str, Any]) -> Any:
 
 
 def _action_input(content: dict[str, Any]) -> dict[str, Any]:
-    """The action message's fields, checked by the HTTP endpoint's own serializer."""
-    fields = ("action", "expected_version", "idempotency_key")
-    serializer = ActionsApi.ActionInput(data={k: content[k] for k in fields if k in content})
-    if not serializer.is_valid():
-        raise drf_exceptions.ValidationError(serializer.errors)
-    return dict(serializer.validated_data)
+    """The action message's fields, checked by the parser the HTTP endpoint uses too."""
+    return submissions.parse_submission(content).as_kwargs()
 
 
 # --- the services, off the event loop -------------------------------------------------------------
@@ -408,9 +401,7 @@ def game_detail(game_id: int, user: Any) -> dict[str, Any]:
 
 @database_sync_to_async
 def submit_action(game_id: int, user: Any, data: dict[str, Any]) -> dict[str, Any]:
-    # The HTTP endpoint's throttle, counted per user in the same cache: a client cannot double
-    # its rate by splitting actions between the socket and the API.
-    throttle = ActionThrottle()
-    if not throttle.allow_request(SimpleNamespace(user=user, META={}), None):  # type: ignore[arg-type]
-        raise drf_exceptions.Throttled(throttle.wait())
+    # The same rate limit as the HTTP endpoint, counted per user in the same cache: a client
+    # cannot double its rate by splitting actions between the socket and the API.
+    submissions.check_action_rate(user.pk)
     return play.action_submit(game_id=game_id, user=user, **data)

@@ -17,9 +17,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.exceptions import ApplicationError, ConflictError, ErrorSerializer
-from games.api.throttles import ActionThrottle
 from games.models import Game
-from games.services import lobby, play, reading
+from games.services import lobby, play, reading, submissions
 
 ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer,
           404: ErrorSerializer, 409: ErrorSerializer}  # fmt: skip
@@ -188,9 +187,11 @@ class EventsApi(APIView):
 
 class ActionsApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
-    throttle_classes = [ActionThrottle]
 
     class ActionInput(serializers.Serializer):
+        """The body's shape for the API schema; ``submissions.parse_submission`` checks it (the
+        socket's action messages go through the same parser and rate limit)."""
+
         action = serializers.DictField(help_text='The action, e.g. {"type": "end_turn"}.')
         expected_version = serializers.IntegerField(min_value=0)
         idempotency_key = serializers.CharField(max_length=100, required=False, allow_null=True,
@@ -222,8 +223,11 @@ class ActionsApi(APIView):
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
-        data = _valid(self.ActionInput, request)
-        body = play.action_submit(game_id=game_id, user=request.user, **data)
+        submissions.check_action_rate(request.user.pk)
+        if not isinstance(request.data, dict):
+            raise ApplicationError("expected a JSON object", code="parse_error", field="body")
+        submission = submissions.parse_submission(request.data)
+        body = play.action_submit(game_id=game_id, user=request.user, **submission.as_kwargs())
         return Response(body)
 
 

@@ -1,10 +1,10 @@
 """Scoped rate limits of the game server's API, one class per scope.
 
 ``LoginThrottle`` guards everything that checks a password (login, token issue),
-``RegisterThrottle`` account creation, ``ActionThrottle`` the game action endpoint (it takes the
-game row lock). ``ActionThrottle`` counts per user when the request is signed in, else per client
-address; the login and registration throttles always count per client address, since signing in
-or registering changes the user (a per-user count would start afresh with every new account).
+``RegisterThrottle`` account creation. Both count per client address, since signing in or
+registering changes the user (a per-user count would start afresh with every new account). The
+game actions' rate limit is not here: the HTTP endpoint and the socket share it, transport-free,
+in ``games.services.submissions``.
 Counts are kept in the cache (Redis when ``REDIS_URL`` is set, so across processes). A refused
 request is DRF's ``Throttled``: a 429 in the one error shape, with ``Retry-After``.
 
@@ -25,7 +25,3 @@ class LoginThrottle(SettingsScopedRateThrottle):
 class RegisterThrottle(SettingsScopedRateThrottle):
     scope = "register"
     per_user = False
-
-
-class ActionThrottle(SettingsScopedRateThrottle):
-    scope = "actions"

@@ -10,11 +10,12 @@ from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from rest_framework.authtoken.models import Token
-from rest_framework.request import Request
-from rest_framework.test import APIClient, APIRequestFactory
+from rest_framework.test import APIClient
 
-from games.api.throttles import ActionThrottle, LoginThrottle
+from config.exceptions import ThrottledError
+from games.api.throttles import LoginThrottle
 from games.models import Profile
+from games.services import submissions
 
 pytestmark = pytest.mark.django_db
 
@@ -474,17 +475,20 @@ def test_the_throttles_read_their_rate_from_the_settings_on_every_request(set_ra
     set_rate("actions", "7/min")
     set_rate("login", "5/hour")
 
-    assert ActionThrottle().get_rate() == "7/min"
+    assert submissions.action_rate() == (7, 60)
     assert LoginThrottle().get_rate() == "5/hour"
 
 
-def test_the_action_throttle_counts_each_signed_in_user_separately(set_rate, alice, bob):
+def test_the_action_rate_counts_each_signed_in_user_separately(set_rate, alice, bob):
     set_rate("actions", "1/min")
 
     def allowed(user: User) -> bool:
-        request = Request(APIRequestFactory().post("/api/games/1/actions"))
-        request.user = user
-        return ActionThrottle().allow_request(request, view=None)
+        try:
+            submissions.check_action_rate(user.pk)
+        except ThrottledError as refused:
+            assert 1 <= int(refused.headers["Retry-After"]) <= 60
+            return False
+        return True
 
     assert [allowed(alice), allowed(alice), allowed(bob)] == [True, False, True]
 
@@ -493,7 +497,7 @@ def test_a_throttle_without_a_configured_rate_is_a_configuration_error(settings)
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {}}
 
     with pytest.raises(ImproperlyConfigured, match="'actions'"):
-        ActionThrottle().get_rate()
+        submissions.action_rate()
 
 
 # --- The profile -----------------------------------------------------------------------------

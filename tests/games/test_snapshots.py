@@ -98,3 +98,30 @@ def _table(sql: str) -> str:
         if len(parts) == 2 and parts[1].startswith('"'):
             return parts[1].split('"')[1]
     return "-"
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "code"),
+    [
+        ({}, "action", "required"),
+        ({"action": [], "expected_version": 0}, "action", "not_a_dict"),
+        ({"action": {"type": "end_turn"}}, "expected_version", "required"),
+        ({"action": {}, "expected_version": "3"}, "expected_version", "invalid"),
+        ({"action": {}, "expected_version": True}, "expected_version", "invalid"),
+        ({"action": {}, "expected_version": -1}, "expected_version", "min_value"),
+        ({"action": {}, "expected_version": 0, "idempotency_key": ""}, "idempotency_key",
+         "invalid"),
+        ({"action": {}, "expected_version": 0, "idempotency_key": "k" * 101}, "idempotency_key",
+         "max_length"),
+    ],
+)  # fmt: skip
+def test_one_parser_names_the_field_at_fault_for_both_transports(body, field, code):
+    from games.services.submissions import parse_submission
+
+    with pytest.raises(ApplicationError) as refused:
+        parse_submission(body)
+    assert (refused.value.field, refused.value.code) == (field, code)
+    ok = parse_submission({"action": {"type": "end_turn"}, "expected_version": 4})
+    assert ok.as_kwargs() == {
+        "action": {"type": "end_turn"}, "expected_version": 4, "idempotency_key": None,
+    }  # fmt: skip

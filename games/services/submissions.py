@@ -1,0 +1,107 @@
+"""An action submission as both transports hand it over: the HTTP body or a socket message.
+
+One parser and one rate limit for both (issue 14), so neither transport imports the other and
+a client gains nothing by switching: ``parse_submission`` checks the three fields and names the
+one at fault; ``check_action_rate`` counts each user's submissions, refused ones included, in
+the cache (Redis when ``REDIS_URL`` is set, so across processes), at the rate
+``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["actions"]`` read on every call. The count uses DRF's
+sliding window and cache key (``throttle_actions_<user id>``), so the figures and the
+``Retry-After`` a client sees are those of the other rate limits.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.core.exceptions import ImproperlyConfigured
+
+from config.exceptions import ApplicationError, ThrottledError
+
+MAX_KEY_LENGTH = 100
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+@dataclass(frozen=True)
+class Submission:
+    action: dict[str, Any]
+    expected_version: int
+    idempotency_key: str | None = None
+
+    def as_kwargs(self) -> dict[str, Any]:
+        """The keyword arguments of ``play.action_submit``."""
+        return {
+            "action": self.action,
+            "expected_version": self.expected_version,
+            "idempotency_key": self.idempotency_key,
+        }
+
+
+def parse_submission(body: Mapping[str, Any]) -> Submission:
+    """The submission in ``body``; the first field at fault (action, expected_version,
+    idempotency_key, in that order) is named in a 400."""
+    if "action" not in body:
+        raise _required("action")
+    action = body["action"]
+    if not isinstance(action, dict):
+        raise ApplicationError(
+            'an action is a JSON object, e.g. {"type": "end_turn"}', code="not_a_dict",
+            field="action",
+        )  # fmt: skip
+    if "expected_version" not in body:
+        raise _required("expected_version")
+    version = body["expected_version"]
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ApplicationError(
+            "the game version you acted on: a whole number", code="invalid",
+            field="expected_version",
+        )  # fmt: skip
+    if version < 0:
+        raise ApplicationError("at least 0", code="min_value", field="expected_version")
+    key = body.get("idempotency_key")
+    if key is not None:
+        if not isinstance(key, str) or not key:
+            raise ApplicationError(
+                "a non-empty string, or null", code="invalid", field="idempotency_key"
+            )
+        if len(key) > MAX_KEY_LENGTH:
+            raise ApplicationError(
+                f"at most {MAX_KEY_LENGTH} characters", code="max_length", field="idempotency_key"
+            )
+    return Submission(action, version, key)
+
+
+def _required(field: str) -> ApplicationError:
+    return ApplicationError("This field is required.", code="required", field=field)
+
+
+def action_rate() -> tuple[int, int]:
+    """(submissions, seconds) allowed, from the settings as they are now."""
+    rates = settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {})
+    if "actions" not in rates:
+        raise ImproperlyConfigured(
+            "No rate for throttle scope 'actions' in REST_FRAMEWORK[\"DEFAULT_THROTTLE_RATES\"]"
+        )
+    count, unit = rates["actions"].split("/")
+    return int(count), _UNITS[unit[0]]
+
+
+def check_action_rate(user_id: int) -> None:
+    """Count one submission of ``user_id``; a 429 ``throttled`` (with ``Retry-After``) past the
+    rate. Not atomic across processes (DRF's throttles are not either): two submissions at the
+    same instant may both pass the last slot."""
+    allowed, seconds = action_rate()
+    key = f"throttle_actions_{user_id}"
+    now = time.time()
+    history: list[float] = [t for t in cache.get(key, []) if t > now - seconds]
+    if len(history) >= allowed:
+        wait = seconds - (now - history[-1])
+        raise ThrottledError(
+            f"Request was throttled. Expected available in {max(1, round(wait))} seconds.",
+            wait=wait,
+        )
+    cache.set(key, [now, *history], seconds)
