@@ -27,7 +27,7 @@ from django.utils.html import format_html
 
 from config.exceptions import ApplicationError
 from games.models import Deadline, Game, GameSnapshot, Seat
-from games.services import deadlines
+from games.services import operations
 from risk.rules import to_dict
 
 SECRET = "secret until the game is over"
@@ -178,16 +178,16 @@ class GameAdmin(OperatorActions, admin.ModelAdmin):
 
     @admin.action(description="Pause the selected games", permissions=("operate",))
     def pause_games(self, request: HttpRequest, queryset: QuerySet) -> None:
-        self.run_each(request, queryset, deadlines.game_pause, "Paused")
+        self.run_each(request, queryset, operations.game_pause, "Paused")
 
     @admin.action(description="Resume the selected games", permissions=("operate",))
     def resume_games(self, request: HttpRequest, queryset: QuerySet) -> None:
-        self.run_each(request, queryset, deadlines.game_resume, "Resumed")
+        self.run_each(request, queryset, operations.game_resume, "Resumed")
 
     @admin.action(description="End the selected games (no winner)", permissions=("operate",))
     def end_games(self, request: HttpRequest, queryset: QuerySet) -> None:
         reason = f"ended by {request.user.get_username()} in the admin"
-        self.run_each(request, queryset, lambda g: deadlines.game_end(g, reason), "Ended")
+        self.run_each(request, queryset, lambda g: operations.game_end(g, reason), "Ended")
 
 
 # --- boards -------------------------------------------------------------------------------------
@@ -269,7 +269,7 @@ class SeatAdmin(OperatorActions, admin.ModelAdmin):
         self.run_each(
             request,
             queryset.select_related("game"),
-            lambda seat: deadlines.seat_replace_with_bot(seat.game, seat),
+            lambda seat: operations.seat_replace_with_bot(seat.game, seat),
             "Replaced with the AI",
         )
 
@@ -318,5 +318,5 @@ class DeadlineAdmin(OperatorActions, admin.ModelAdmin):
 
     def _extend(self, request: HttpRequest, queryset: QuerySet, by: timedelta, text: str) -> None:
         self.run_each(
-            request, queryset, lambda d: deadlines.deadline_extend(d, by), f"Extended by {text}"
+            request, queryset, lambda d: operations.deadline_extend(d, by), f"Extended by {text}"
         )

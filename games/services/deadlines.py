@@ -20,8 +20,8 @@ consecutive-timeout count goes up and it is marked away; at ``game.max_timeouts`
 for themselves starts the count again (``play._after_own_action``). If the rules refuse the
 leave at that moment (mid-battle), the seat stays away and leaves at its next timeout.
 
-The admin services at the end (pause, resume, extend, replace with AI, end) each run in one
-transaction with the game row locked, like every action, so they never interleave with one.
+The operators' services (pause, resume, extend, replace with AI, end) are in
+``games.services.operations``; ``reschedule`` and ``on_commit_notice`` here serve both.
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ import logging
 import sys
 import threading
 from collections.abc import Sequence
-from datetime import timedelta
 from pathlib import PurePath
 from typing import Any
 
@@ -39,10 +38,8 @@ from django.db import close_old_connections, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from config.exceptions import ApplicationError, ConflictError
-from games.models import BOT_PREFIX, Deadline, Game, Seat
+from games.models import Deadline, Game, Seat
 from games.services import bots, broadcast, clock, notify
-from games.services.play import game_lock
 
 logger = logging.getLogger(__name__)
 
@@ -180,135 +177,13 @@ def deadlines_sweep(*, limit: int = 200) -> dict[str, int]:
     return counts
 
 
-# --- admin --------------------------------------------------------------------------------------
-
-
-def game_pause(game: Game) -> Game:
-    """Stop the game: no actions, no bot moves, no expiry (the clocks stop)."""
-    with transaction.atomic():
-        game = game_lock(game.pk)
-        if game.status != Game.Status.RUNNING:
-            raise ConflictError(f"the game is {game.status}, not running", code="not_running")
-        game.status = Game.Status.PAUSED
-        game.paused_at = timezone.now()
-        game.save(update_fields=["status", "paused_at"])
-        _on_commit_notice(game, {"type": "notice", "kind": "paused", "game": game.pk})
-    return game
-
-
-def game_resume(game: Game) -> Game:
-    """Restart a paused game; every open deadline moves on by the time the game stood still."""
-    with transaction.atomic():
-        game = game_lock(game.pk)
-        if game.status != Game.Status.PAUSED:
-            raise ConflictError(f"the game is {game.status}, not paused", code="not_paused")
-        now = timezone.now()
-        paused_for = now - game.paused_at if game.paused_at is not None else timedelta(0)
-        open_rows = list(Deadline.objects.filter(game=game, status=Deadline.Status.OPEN))
-        Deadline.objects.filter(pk__in=[d.pk for d in open_rows]).update(
-            due_at=F("due_at") + paused_for, remind_at=F("remind_at") + paused_for
-        )
-        game.status = Game.Status.RUNNING
-        game.paused_at = None
-        game.save(update_fields=["status", "paused_at"])
-        pk = game.pk
-        transaction.on_commit(lambda: _reschedule([d.pk for d in open_rows]))
-        transaction.on_commit(lambda: broadcast.queue_bots(pk))  # a bot may have been waiting
-        _on_commit_notice(game, {"type": "notice", "kind": "resumed", "game": game.pk})
-    return game
-
-
-def deadline_extend(deadline: Deadline, by: timedelta) -> Deadline:
-    """Give the player ``by`` more time. The reminder moves with the deadline and, if it has
-    already gone out, is sent again before the new due time (an extension of a day deserves
-    a fresh warning)."""
-    if by <= timedelta(0):
-        raise ApplicationError("an extension is a positive time", code="invalid", field="by")
-    with transaction.atomic():
-        game = game_lock(deadline.game_id)
-        deadline = Deadline.objects.select_for_update().get(pk=deadline.pk)
-        if deadline.status != Deadline.Status.OPEN:
-            raise ConflictError(
-                f"the deadline is {deadline.status}; only an open one can be extended",
-                code="deadline_closed",
-            )
-        if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
-            raise ConflictError(f"the game is {game.status}", code="not_running")
-        deadline.due_at += by
-        deadline.remind_at += by
-        if deadline.reminded_at is not None and deadline.remind_at > timezone.now():
-            deadline.reminded_at = None
-        deadline.save(update_fields=["due_at", "remind_at", "reminded_at"])
-        transaction.on_commit(lambda: _reschedule([deadline.pk]))
-    return deadline
-
-
-def seat_replace_with_bot(game: Game, seat: Seat) -> Seat:
-    """The seat is played by the AI from now on.
-
-    In the lobby the seat simply becomes a bot seat. In a running game the rules have no "bot
-    takes over a player's army"; what they have is leaving: the army becomes an allied army and
-    the allied armies' AI plays it (``bots.seat_retire``). Refused (409) while the rules refuse
-    the leave (the seat is in a battle or poker hand): try again in a moment.
-    """
-    with transaction.atomic():
-        game = game_lock(game.pk)
-        seat = Seat.objects.select_for_update().get(pk=seat.pk, game=game)
-        if seat.is_bot or seat.state == Seat.State.LEFT:
-            raise ConflictError("the seat is already played by the AI", code="already_ai")
-        if game.status == Game.Status.OPEN:
-            seat.user = None
-            seat.player = f"{BOT_PREFIX}{seat.position + 1}"
-            seat.client_seed = ""
-            seat.save(update_fields=["user", "player", "client_seed"])
-            return seat
-        if game.status != Game.Status.RUNNING:
-            raise ConflictError(
-                f"the game is {game.status}; resume it first" if game.status == "paused"
-                else f"the game is {game.status}",
-                code="not_running",
-            )  # fmt: skip
-        clock.close_deadlines(game, Deadline.Status.CANCELLED, timezone.now(), seats=[seat.pk])
-        if not bots.seat_retire(game.pk, seat.pk):
-            raise ConflictError(
-                f"the rules do not let {seat.player} leave right now (a battle or poker hand "
-                "is under way); try again shortly",
-                code="busy",
-            )
-        pk = game.pk
-        transaction.on_commit(lambda: broadcast.queue_bots(pk))
-        seat.refresh_from_db()
-    return seat
-
-
-def game_end(game: Game, reason: str) -> Game:
-    """End the game now, by an administrator: no winner, the reason in the result."""
-    with transaction.atomic():
-        game = game_lock(game.pk)
-        if game.status == Game.Status.FINISHED:
-            raise ConflictError("the game is already over", code="finished")
-        now = timezone.now()
-        game.status = Game.Status.FINISHED
-        game.finished_at = now
-        game.paused_at = None
-        game.result = {"ended_by": "admin", "reason": reason}
-        game.save(update_fields=["status", "finished_at", "paused_at", "result"])
-        clock.close_deadlines(game, Deadline.Status.CANCELLED, now)
-        pk = game.pk
-        transaction.on_commit(lambda: clock.queue_game_over(pk))
-        _on_commit_notice(
-            game, {"type": "notice", "kind": "game_over", "game": game.pk, "reason": reason}
-        )
-    return game
-
-
-def _reschedule(deadline_ids: Sequence[int]) -> None:
+def reschedule(deadline_ids: Sequence[int]) -> None:
     """New tasks at the new times; the old ones fire, fail their claim and do nothing."""
     for deadline in Deadline.objects.filter(pk__in=deadline_ids, status=Deadline.Status.OPEN):
         clock.schedule(deadline)
 
 
-def _on_commit_notice(game: Game, message: dict[str, Any]) -> None:
+def on_commit_notice(game: Game, message: dict[str, Any]) -> None:
     seats = [s for s in game.seats.all() if s.user_id is not None]
     transaction.on_commit(lambda: _notice(game.pk, seats, message))
 

@@ -79,19 +79,19 @@ def test_every_page_answers_and_none_shows_a_seed_while_the_game_runs(admin_clie
 
 
 def test_a_paused_game_hides_the_seed_too(admin_client, game):
-    from games.services import deadlines
+    from games.services import operations
 
-    deadlines.game_pause(game)
+    operations.game_pause(game)
     secrets = secrets_of(game)
     html = admin_client.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
     assert all(secret not in html for secret in secrets)
 
 
 def test_the_seed_shows_once_the_game_is_over(admin_client, game, commits):
-    from games.services import deadlines
+    from games.services import operations
 
     with commits():
-        deadlines.game_end(game, "test")
+        operations.game_end(game, "test")
     html = admin_client.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
     assert game.server_seed in html
     seat = game.seats.get(player="alice")

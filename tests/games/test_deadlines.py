@@ -20,7 +20,7 @@ from config.celery import app as celery_app
 from config.exceptions import ApplicationError, ConflictError
 from games import tasks
 from games.models import ActionLog, Deadline, Game, Seat
-from games.services import broadcast, clock, deadlines, lobby, play
+from games.services import broadcast, clock, deadlines, lobby, operations, play
 from risk.rules import pending_decisions
 from risk.rules.bots import RandomBot, decide
 
@@ -371,7 +371,7 @@ def test_pause_stops_expiry_and_resume_shifts_deadlines_by_the_paused_time(
     deadline = open_deadline(game, alice)
     frozen.shift(timedelta(minutes=2))
     with commits():
-        deadlines.game_pause(game)
+        operations.game_pause(game)
     game.refresh_from_db()
     assert (game.status, game.paused_at) == (Game.Status.PAUSED, START + timedelta(minutes=2))
     with pytest.raises(ConflictError) as refused:
@@ -389,7 +389,7 @@ def test_pause_stops_expiry_and_resume_shifts_deadlines_by_the_paused_time(
     scheduled = []
     monkeypatch.setattr(clock, "schedule", lambda d: scheduled.append((d.pk, d.due_at)))
     with commits():
-        deadlines.game_resume(game)
+        operations.game_resume(game)
     assert scheduled == [(deadline.pk, START + ALLOWANCE + timedelta(minutes=30))]
     game.refresh_from_db()
     assert (game.status, game.paused_at) == (Game.Status.RUNNING, None)
@@ -406,10 +406,10 @@ def test_pause_stops_expiry_and_resume_shifts_deadlines_by_the_paused_time(
 def test_pause_and_resume_refuse_the_wrong_status(alice, commits):
     game = started(commits, alice)
     with pytest.raises(ConflictError):
-        deadlines.game_resume(game)
-    deadlines.game_pause(game)
+        operations.game_resume(game)
+    operations.game_pause(game)
     with pytest.raises(ConflictError):
-        deadlines.game_pause(game)
+        operations.game_pause(game)
 
 
 def test_extending_a_deadline_moves_it_and_rearms_the_reminder(alice, commits, frozen, monkeypatch):
@@ -421,7 +421,7 @@ def test_extending_a_deadline_moves_it_and_rearms_the_reminder(alice, commits, f
     monkeypatch.setattr(clock, "schedule", lambda d: scheduled.append((d.pk, d.due_at)))
 
     with commits():
-        deadlines.deadline_extend(deadline, timedelta(hours=1))
+        operations.deadline_extend(deadline, timedelta(hours=1))
     assert scheduled == [(deadline.pk, START + ALLOWANCE + timedelta(hours=1))]  # new tasks
     deadline.refresh_from_db()
     assert deadline.due_at == START + ALLOWANCE + timedelta(hours=1)
@@ -438,11 +438,11 @@ def test_only_an_open_deadline_extends_and_only_forwards(alice, commits, frozen)
     game = started(commits, alice)
     deadline = open_deadline(game, alice)
     with pytest.raises(ApplicationError):
-        deadlines.deadline_extend(deadline, timedelta(0))
+        operations.deadline_extend(deadline, timedelta(0))
     frozen.shift(JUST_PAST_DUE)
     sweep(commits)
     with pytest.raises(ConflictError) as refused:
-        deadlines.deadline_extend(deadline, timedelta(days=1))
+        operations.deadline_extend(deadline, timedelta(days=1))
     assert refused.value.code == "deadline_closed"
 
 
@@ -453,20 +453,20 @@ def test_replacing_a_running_seat_with_the_ai_makes_it_an_allied_army(alice, bob
     game = started(commits, alice, others=[bob])
     seat = Seat.objects.get(game=game, player="bob")
     with commits():
-        deadlines.seat_replace_with_bot(game, seat)
+        operations.seat_replace_with_bot(game, seat)
     seat.refresh_from_db()
     assert seat.state == Seat.State.LEFT
     assert play.game_state(game).seat("bob").player is None
     assert Deadline.objects.get(game=game, seat=seat).status == Deadline.Status.CANCELLED
     assert "bob" not in {d.player for d in pending_decisions(play.game_state(game))}
     with pytest.raises(ConflictError):
-        deadlines.seat_replace_with_bot(game, seat)
+        operations.seat_replace_with_bot(game, seat)
 
 
 def test_replacing_a_lobby_seat_with_the_ai_makes_it_a_bot_seat(alice, bob):
     game = new_game(alice, others=[bob])
     seat = Seat.objects.get(game=game, player="bob")
-    deadlines.seat_replace_with_bot(game, seat)
+    operations.seat_replace_with_bot(game, seat)
     seat.refresh_from_db()
     assert (seat.user, seat.player, seat.is_bot) == (None, f"bot:{seat.position + 1}", True)
 
@@ -475,7 +475,7 @@ def test_ending_a_game_cancels_its_deadlines(alice, bob, commits, frozen):
     game = started(commits, alice, others=[bob])
     frozen.shift(timedelta(minutes=1))
     with commits():
-        deadlines.game_end(game, "abandoned")
+        operations.game_end(game, "abandoned")
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.finished_at == START + timedelta(minutes=1)
@@ -484,7 +484,7 @@ def test_ending_a_game_cancels_its_deadlines(alice, bob, commits, frozen):
     frozen.shift(timedelta(hours=1))
     assert sweep(commits) == {"reminded": 0, "expired": 0, "left": 0, "failed": 0}
     with pytest.raises(ConflictError):
-        deadlines.game_end(game, "again")
+        operations.game_end(game, "again")
 
 
 # --- beat and the embedded sweeper -------------------------------------------------------------

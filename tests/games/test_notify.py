@@ -11,7 +11,7 @@ import pytest
 from django.core import mail
 
 from games.models import Game, Seat
-from games.services import deadlines, lobby, notify, presence, reading
+from games.services import lobby, notify, operations, presence, reading
 from tests.conftest import ROOT
 from tests.games import test_deadlines as shared
 from tests.games.test_deadlines import move, new_game, started, waiting
@@ -147,7 +147,7 @@ def test_no_your_turn_mail_once_the_game_no_longer_waits_for_the_player(alice, c
     bot = Seat.objects.get(game=game, position=1)
     assert waiting(game) == {"alice"}
     assert notify.your_turn(game.pk, [bot.pk]) == 0  # a bot: never mailed
-    deadlines.game_end(game, "test")
+    operations.game_end(game, "test")
     alice_seat = Seat.objects.get(game=game, player="alice")
     assert notify.your_turn(game.pk, [alice_seat.pk]) == 0  # over: game-over mail instead
 
@@ -162,7 +162,7 @@ def test_game_over_mail_after_an_admin_ends_the_game(alice, bob, commits):
     mail.outbox.clear()
 
     with commits():
-        deadlines.game_end(game, "abandoned by both players")
+        operations.game_end(game, "abandoned by both players")
 
     assert [m.to for m in mail.outbox] == [["alice@example.org"]]
     message = mail.outbox[0]
