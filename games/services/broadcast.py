@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from games.services.queue import enqueue
 from risk.rules import GameState, events_for, view_for
 
 if TYPE_CHECKING:
@@ -78,11 +79,10 @@ def _update(committed: Committed, player: str | None) -> dict[str, Any]:
 
 
 def queue_bots(game_id: int, state: GameState | None = None) -> None:
-    from games import tasks
     from games.services.bots import bots_waited_for
 
     if bots_waited_for(game_id, state):
-        tasks.run_bots.delay(game_id)
+        enqueue("games.run_bots", game_id)
 
 
 def notice(game_id: int, position: int, message: dict[str, Any]) -> None:

@@ -23,6 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import BOT_PREFIX, Deadline, Game, Seat
+from games.services.queue import enqueue
 from risk.rules import GameState, pending_decisions
 
 if TYPE_CHECKING:
@@ -99,10 +100,8 @@ def open_deadline(
 
 def schedule(deadline: Deadline) -> None:
     """One task for the reminder and one for the expiry; the periodic sweep backs both up."""
-    from games import tasks
-
-    tasks.deadline_remind.apply_async((deadline.pk,), eta=deadline.remind_at)
-    tasks.deadline_expire.apply_async((deadline.pk,), eta=deadline.due_at)
+    enqueue("games.deadline_remind", deadline.pk, eta=deadline.remind_at)
+    enqueue("games.deadline_expire", deadline.pk, eta=deadline.due_at)
 
 
 def close_deadlines(game: Game, status: str, now: datetime, seats: Iterable[int] = ()) -> int:
@@ -135,12 +134,8 @@ def your_turn_mail_seats(game_id: int, seats: Iterable[Seat]) -> list[int]:
 
 
 def queue_your_turn(game_id: int, seat_ids: list[int]) -> None:
-    from games import tasks
-
-    tasks.notify_your_turn.delay(game_id, seat_ids)
+    enqueue("games.notify_your_turn", game_id, seat_ids)
 
 
 def queue_game_over(game_id: int) -> None:
-    from games import tasks
-
-    tasks.notify_game_over.delay(game_id)
+    enqueue("games.notify_game_over", game_id)
