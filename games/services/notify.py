@@ -35,6 +35,7 @@ from django.utils.timesince import timeuntil
 from games.models import Deadline, Game, Profile, Seat
 from games.services import clock, presence, reading
 from games.services.play import game_state
+from risk.rules.vocabulary import DecisionKind
 
 logger = logging.getLogger(__name__)
 
@@ -104,21 +105,22 @@ def _mark_seen(seat: Seat, sequence: int) -> None:
 
 
 def _decision_text(kind: str) -> str:
-    return {
-        "arrange": "set up your armies",
-        "setup": "place your starting armies",
-        "reinforce": "place your reinforcements",
-        "campaign": "attack or end your campaign",
-        "end": "move armies and end your turn",
-        "mobilize": "mobilize your defence",
-        "join_defence": "decide whether to join the defence",
-        "challenge": "challenge the alliance or let it pass",
-        "answer": "answer the challenge",
-        "poker": "play your poker hand",
-        "battle:rolling": "roll, or call off your attack",
-        "battle:won": "move into the territory you took",
-        "battle:prizes": "decide about the ships you captured",
-    }.get(kind, kind.replace("battle:", "battle: ").replace("_", " "))
+    texts: dict[str, str] = {
+        DecisionKind.ARRANGE: "set up your armies",
+        "setup": "place your starting armies",  # not a DecisionKind: no Decision has it now
+        DecisionKind.REINFORCE: "place your reinforcements",
+        DecisionKind.CAMPAIGN: "attack or end your campaign",
+        DecisionKind.END: "move armies and end your turn",
+        DecisionKind.MOBILIZE: "mobilize your defence",
+        DecisionKind.JOIN_DEFENCE: "decide whether to join the defence",
+        DecisionKind.CHALLENGE: "challenge the alliance or let it pass",
+        DecisionKind.ANSWER: "answer the challenge",
+        DecisionKind.POKER: "play your poker hand",
+        DecisionKind.BATTLE_ROLLING: "roll, or call off your attack",
+        DecisionKind.BATTLE_WON: "move into the territory you took",
+        DecisionKind.BATTLE_PRIZES: "decide about the ships you captured",
+    }
+    return texts.get(kind, kind.replace("battle:", "battle: ").replace("_", " "))
 
 
 # --- the deadline reminder --------------------------------------------------------------------

@@ -31,9 +31,10 @@ from risk.rules import (
     pending_decisions,
 )
 from risk.rules.actions import ANYTIME_ACTIONS, Concede, Join, Leave
+from risk.rules.vocabulary import Refusal
 
 #: Engine refusal codes that mean "not yours to decide", answered 403 rather than 400.
-NOT_YOURS = frozenset({"not-your-turn", "not-playing"})
+NOT_YOURS = frozenset({Refusal.NOT_YOUR_TURN, Refusal.NOT_PLAYING})
 
 
 @dataclass
@@ -303,7 +304,7 @@ def commit_action(
 
 def _refusal(exc: IllegalAction, *, waited_for: bool) -> ApplicationError:
     field = f"action.{exc.field}" if exc.field else "action"
-    if exc.code == "not-your-turn" and waited_for:
+    if exc.code == Refusal.NOT_YOUR_TURN and waited_for:
         # The decision is the actor's, the action is the wrong kind for it (an attack while
         # reinforcing): not allowed now, a 400, not "someone else's decision".
         return ApplicationError(

@@ -13,6 +13,8 @@ import typing
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar
 
+from risk.rules.vocabulary import Refusal
+
 
 class InvalidAction(ValueError):
     """Malformed action JSON: ``field`` is where, ``message`` what is wrong."""
@@ -26,7 +28,7 @@ class InvalidAction(ValueError):
 class IllegalAction(ValueError):
     """An action the rules do not allow now; ``code`` names the rule, ``reason`` explains it."""
 
-    def __init__(self, code: str, reason: str, *, field: str | None = None) -> None:
+    def __init__(self, code: Refusal, reason: str, *, field: str | None = None) -> None:
         self.code = code
         self.reason = reason
         self.field = field

@@ -49,6 +49,7 @@ from risk.rules.state import (
     Ship,
 )
 from risk.rules.turns import campaign_ready
+from risk.rules.vocabulary import AttackMode, Refusal
 
 if TYPE_CHECKING:
     from risk.rules.engine import ActionSpec
@@ -66,21 +67,22 @@ def do_attack(state: GameState, action: Attack, dice: Dice, events: list[Event])
     me = state.turn.seat
     target = state.territories.get(action.target)
     if target is None:
-        raise IllegalAction("target", f"no territory {action.target!r}", field="target")
+        raise IllegalAction(Refusal.TARGET, f"no territory {action.target!r}", field="target")
     if target.owner == me:
-        raise IllegalAction("target", f"{action.target} is yours already", field="target")
+        raise IllegalAction(Refusal.TARGET, f"{action.target} is yours already", field="target")
     _check_mode(action.mode, len(action.flanks), "flanks")
     flanks = [_land_flank(state, action, source, armies) for source, armies in action.flanks]
     _check_room(state, flanks, action.mode)
     if action.mode == FLANKING and len({f.commitment for f in flanks}) != 1:
         raise IllegalAction(
-            "unequal-flanks", "flanks start the same size (rule text: 'initially of equal size')",
+            Refusal.UNEQUAL_FLANKS,
+            "flanks start the same size (rule text: 'initially of equal size')",
             field="flanks",
-        )  # fmt: skip
+        )
     _check_patrol(state, flanks, target.owner)
     for flank in flanks:
         _take_from_source(state, flank, flank.standing)
-    battle = Battle(kind=LAND, mode=action.mode, attacker=me, defender=target.owner,
+    battle = Battle(kind=LAND, mode=AttackMode(action.mode), attacker=me, defender=target.owner,
                     target=action.target, flanks=flanks)  # fmt: skip
     state.battle = battle
     events.append({"type": "attack", "attacker": me, "defender": target.owner,
@@ -91,12 +93,14 @@ def do_attack(state: GameState, action: Attack, dice: Dice, events: list[Event])
 
 def _check_mode(mode: str, count: int, field: str) -> None:
     if mode not in MODES:
-        raise IllegalAction("mode", f"mode is one of {', '.join(MODES)}", field="mode")
+        raise IllegalAction(Refusal.MODE, f"mode is one of {', '.join(MODES)}", field="mode")
     if mode == FLANKING and count < 2:
-        raise IllegalAction("flanks", "a flanking attack needs two or more flanks", field=field)
+        raise IllegalAction(
+            Refusal.FLANKS, "a flanking attack needs two or more flanks", field=field
+        )
     if mode != FLANKING and count != 1:
         raise IllegalAction(
-            "flanks", f"a {mode} attack comes from one place; several only when flanking",
+            Refusal.FLANKS, f"a {mode} attack comes from one place; several only when flanking",
             field=field,
         )  # fmt: skip
 
@@ -106,29 +110,30 @@ def _land_flank(state: GameState, action: Attack, source: str, armies: int) -> F
     me, bmap = state.turn.seat, board.board_map(state)
     least = 1 if action.mode == NORMAL else 2
     if armies < least:
-        raise IllegalAction("armies", f"a {action.mode} flank commits at least {least} armies",
-                            field="flanks")  # fmt: skip
+        raise IllegalAction(
+            Refusal.ARMIES, f"a {action.mode} flank commits at least {least} armies", field="flanks"
+        )
     if source in state.territories:
         holding = state.territories[source]
         if holding.owner != me:
-            raise IllegalAction("not-yours", f"{source} is not yours", field="flanks")
+            raise IllegalAction(Refusal.NOT_YOURS, f"{source} is not yours", field="flanks")
         if source in state.turn.locked:
             raise IllegalAction(
-                "locked", f"a committed attack from {source} failed: no more action from it",
+                Refusal.LOCKED, f"a committed attack from {source} failed: no more action from it",
                 field="flanks",
             )  # fmt: skip
         if action.target not in bmap.territories[source].adjacent:
-            raise IllegalAction("not-adjacent", f"{source} does not border {action.target}",
+            raise IllegalAction(Refusal.NOT_ADJACENT, f"{source} does not border {action.target}",
                                 field="flanks")  # fmt: skip
         return Flank(source=source, ship=False, commitment=armies, standing=armies)
     ship = state.ships.get(source)
     if ship is None:
-        raise IllegalAction("flanks", f"{source!r} is neither a territory nor a ship",
+        raise IllegalAction(Refusal.FLANKS, f"{source!r} is neither a territory nor a ship",
                             field="flanks")  # fmt: skip
     _ready_ship(state, ship)
     if action.target not in bmap.coasts_within(ship.station, 1):
         raise IllegalAction(
-            "out-of-reach", f"{ship.id} at {ship.station} is not within one boat length of "
+            Refusal.OUT_OF_REACH, f"{ship.id} at {ship.station} is not within one boat length of "
             f"{action.target}", field="flanks",
         )  # fmt: skip
     return Flank(source=source, ship=True, commitment=armies, standing=armies)
@@ -137,12 +142,12 @@ def _land_flank(state: GameState, action: Attack, source: str, armies: int) -> F
 def _ready_ship(state: GameState, ship: Ship) -> None:
     assert state.turn is not None
     if ship.owner != state.turn.seat:
-        raise IllegalAction("not-yours", f"{ship.id} is not yours", field="ships")
+        raise IllegalAction(Refusal.NOT_YOURS, f"{ship.id} is not yours", field="ships")
     if ship.out_of_action:
-        raise IllegalAction("out-of-action", f"{ship.id} took a prize and is out of action",
+        raise IllegalAction(Refusal.OUT_OF_ACTION, f"{ship.id} took a prize and is out of action",
                             field="ships")  # fmt: skip
     if not ship.cruising:
-        raise IllegalAction("not-cruising", f"{ship.id} acts on a cruise: cruise first",
+        raise IllegalAction(Refusal.NOT_CRUISING, f"{ship.id} acts on a cruise: cruise first",
                             field="ships")  # fmt: skip
 
 
@@ -158,7 +163,7 @@ def _check_room(state: GameState, flanks: list[Flank], mode: str) -> None:
             room = state.ships[source].armies - (1 if mode == NORMAL else 0)
         if armies > room:
             raise IllegalAction(
-                "armies", f"{source} can send {room} armies, not {armies}", field="flanks"
+                Refusal.ARMIES, f"{source} can send {room} armies, not {armies}", field="flanks"
             )
 
 
@@ -172,9 +177,11 @@ def _check_patrol(state: GameState, flanks: list[Flank], defender: str) -> None:
         patrol = sorted(s.id for s in state.ships_of(defender) if bmap.ocean_of(s.station) == ocean)
         if patrol:
             raise IllegalAction(
-                "patrol", f"{defender}'s ships {', '.join(patrol)} patrol the {ocean}: beat them "
-                "in a naval battle before landing", field="flanks",
-            )  # fmt: skip
+                Refusal.PATROL,
+                f"{defender}'s ships {', '.join(patrol)} patrol the {ocean}: beat them "
+                "in a naval battle before landing",
+                field="flanks",
+            )
 
 
 def _take_from_source(state: GameState, flank: Flank, armies: int) -> None:
@@ -202,63 +209,71 @@ def do_naval_attack(state: GameState, action: NavalAttack, dice: Dice, events: l
     targets = action.targets or (action.target,) * len(action.ships)
     if action.targets and (len(targets) != len(action.ships) or targets[0] != action.target):
         raise IllegalAction(
-            "targets", "name one target for each ship, in order; the first is the lead target",
+            Refusal.TARGETS,
+            "name one target for each ship, in order; the first is the lead target",
             field="targets",
-        )  # fmt: skip
+        )
     seats = set()
     for ship_id in dict.fromkeys(targets):
         where = "target" if ship_id == action.target else "targets"
         target = state.ships.get(ship_id)
         if target is None:
-            raise IllegalAction("target", f"no ship {ship_id!r}", field=where)
+            raise IllegalAction(Refusal.TARGET, f"no ship {ship_id!r}", field=where)
         if target.owner == me:
-            raise IllegalAction("target", f"{target.id} is your own ship", field=where)
+            raise IllegalAction(Refusal.TARGET, f"{target.id} is your own ship", field=where)
         seats.add(target.owner)
     if len(seats) != 1:
-        raise IllegalAction("targets", "one naval battle engages the ships of one seat only",
+        raise IllegalAction(Refusal.TARGETS, "one naval battle engages the ships of one seat only",
                             field="targets")  # fmt: skip
     if action.mode not in MODES:
-        raise IllegalAction("mode", f"mode is one of {', '.join(MODES)}", field="mode")
+        raise IllegalAction(Refusal.MODE, f"mode is one of {', '.join(MODES)}", field="mode")
     if not action.ships or len(set(action.ships)) != len(action.ships):
-        raise IllegalAction("ships", "each ship once", field="ships")
+        raise IllegalAction(Refusal.SHIPS, "each ship once", field="ships")
     per_target: dict[str, int] = {}
     for ship_id in targets:
         per_target[ship_id] = per_target.get(ship_id, 0) + 1
     if action.mode == FLANKING and max(per_target.values()) < 2:
-        raise IllegalAction("flanks", "a flanking attack needs two or more ships on one target",
-                            field="ships")  # fmt: skip
+        raise IllegalAction(
+            Refusal.FLANKS, "a flanking attack needs two or more ships on one target", field="ships"
+        )
     if action.mode != FLANKING and max(per_target.values()) > 1:
         raise IllegalAction(
-            "flanks", f"a {action.mode} attack has one ship on each target; several only when "
-            "flanking", field="ships",
-        )  # fmt: skip
+            Refusal.FLANKS,
+            f"a {action.mode} attack has one ship on each target; several only when flanking",
+            field="ships",
+        )
     flanks = []
     for ship_id, target_id in zip(action.ships, targets, strict=True):
         ship = state.ships.get(ship_id)
         if ship is None:
-            raise IllegalAction("ships", f"no ship {ship_id!r}", field="ships")
+            raise IllegalAction(Refusal.SHIPS, f"no ship {ship_id!r}", field="ships")
         _ready_ship(state, ship)
         if ship.armies < 1:  # captives aboard are no crew (rule text "Flanking Attacks")
-            raise IllegalAction("no-crew", f"{ship_id} has no crew aboard to fight", field="ships")
+            raise IllegalAction(
+                Refusal.NO_CREW, f"{ship_id} has no crew aboard to fight", field="ships"
+            )
         ocean = bmap.ocean_of(state.ships[target_id].station)
         if bmap.ocean_of(ship.station) != ocean:
-            raise IllegalAction("other-ocean", f"{ship_id} is not in the {ocean} of {target_id}",
-                                field="ships")  # fmt: skip
+            raise IllegalAction(
+                Refusal.OTHER_OCEAN,
+                f"{ship_id} is not in the {ocean} of {target_id}",
+                field="ships",
+            )
         armies = ship.armies if action.mode == NORMAL or action.armies == 0 else action.armies
         if action.mode != NORMAL and not 2 <= armies <= ship.armies:
             raise IllegalAction(
-                "armies", f"{ship_id} commits 2 to {ship.armies} armies, not {armies}",
+                Refusal.ARMIES, f"{ship_id} commits 2 to {ship.armies} armies, not {armies}",
                 field="armies",
             )  # fmt: skip
         flanks.append(Flank(source=ship_id, ship=True, commitment=armies, standing=armies,
                             target=target_id))  # fmt: skip
     if action.mode != NORMAL and len({f.commitment for f in flanks}) != 1:
-        raise IllegalAction("unequal-flanks", "flanking ships commit equal numbers (armies)",
+        raise IllegalAction(Refusal.UNEQUAL_FLANKS, "flanking ships commit equal numbers (armies)",
                             field="armies")  # fmt: skip
     for flank in flanks:
         _take_from_source(state, flank, flank.standing)
     defender = seats.pop()
-    state.battle = Battle(kind=NAVAL, mode=action.mode, attacker=me, defender=defender,
+    state.battle = Battle(kind=NAVAL, mode=AttackMode(action.mode), attacker=me, defender=defender,
                           target=action.target, flanks=flanks,
                           defending_ships=list(dict.fromkeys(targets)))  # fmt: skip
     events.append({"type": "naval_attack", "attacker": me, "defender": defender,
@@ -364,14 +379,17 @@ def do_join_defence(state: GameState, action: JoinDefence, events: list[Event]) 
     allowed = join_candidates(state)
     unknown = [s for s in action.ships if s not in allowed]
     if unknown or len(set(action.ships)) != len(action.ships):
-        raise IllegalAction("ships", f"ships that may join: {allowed}", field="ships")
+        raise IllegalAction(Refusal.SHIPS, f"ships that may join: {allowed}", field="ships")
     if action.behind and len(action.behind) != len(action.ships):
-        raise IllegalAction("behind", "name the attacked ship each joining ship backs, in order",
-                            field="behind")  # fmt: skip
+        raise IllegalAction(
+            Refusal.BEHIND,
+            "name the attacked ship each joining ship backs, in order",
+            field="behind",
+        )
     behind = action.behind or (battle.target,) * len(action.ships)
     for ship_id, target in zip(action.ships, behind, strict=True):
         if target not in _backable(state, ship_id):
-            raise IllegalAction("behind", f"{ship_id} may back {_backable(state, ship_id)}",
+            raise IllegalAction(Refusal.BEHIND, f"{ship_id} may back {_backable(state, ship_id)}",
                                 field="behind")  # fmt: skip
     battle.defending_ships += list(action.ships)
     battle.support.update(zip(action.ships, behind, strict=True))
@@ -481,15 +499,17 @@ def do_mobilize(state: GameState, action: Mobilize, dice: Dice, events: list[Eve
     for card in action.reveal:
         if card not in eligible:
             raise IllegalAction(
-                "reveal", f"{card!r}: reveal only wild cards and cards of your own territories "
-                "from your hand, each once", field="reveal",
-            )  # fmt: skip
+                Refusal.REVEAL,
+                f"{card!r}: reveal only wild cards and cards of your own territories "
+                "from your hand, each once",
+                field="reveal",
+            )
         eligible.remove(card)
     wilds = len(mobilization["wild_rolls"]) + action.reveal.count(WILD)
     owned = set(state.owned(battle.defender))
     if len(action.wild_territories) != wilds or not set(action.wild_territories) <= owned:
         raise IllegalAction(
-            "wild_territories", f"name one of your territories for each of {wilds} wild dice",
+            Refusal.WILD_TERRITORIES, f"name one of your territories for each of {wilds} wild dice",
             field="wild_territories",
         )  # fmt: skip
     revealed_rolls, placed = _reveal(state, state.seat(battle.defender), list(action.reveal), dice)
@@ -519,18 +539,18 @@ def do_roll(state: GameState, action: Roll, dice: Dice, events: list[Event]) -> 
     flank = battle.flanks[battle.next_flank]
     if action.add:
         if battle.mode == NORMAL:
-            raise IllegalAction("add", "only committed and flanking blocks take more armies",
+            raise IllegalAction(Refusal.ADD, "only committed and flanking blocks take more armies",
                                 field="add")  # fmt: skip
         reserve = _reserve(state, flank)
         if not 0 < action.add <= reserve:
-            raise IllegalAction("add", f"{flank.source} can add 1 to {reserve} armies",
+            raise IllegalAction(Refusal.ADD, f"{flank.source} can add 1 to {reserve} armies",
                                 field="add")  # fmt: skip
         _take_from_source(state, flank, action.add)
         flank.standing += action.add
         flank.commitment = max(flank.commitment, flank.standing)  # raising, never lowering
     if action.dice and (battle.mode != NORMAL or not 1 <= action.dice <= 3):
         raise IllegalAction(
-            "dice", "a normal attack rolls 1 to 3 dice; a committed block rolls one per army",
+            Refusal.DICE, "a normal attack rolls 1 to 3 dice; a committed block rolls one per army",
             field="dice",
         )  # fmt: skip
     for _ in range(MAX_ROLLS_PER_ACTION):
@@ -689,7 +709,7 @@ def _maybe_decided(state: GameState, events: list[Event]) -> None:
 def do_retreat(state: GameState, action: Retreat, events: list[Event]) -> None:
     battle = _battle(state, ROLLING)
     if battle.mode != NORMAL:
-        raise IllegalAction("committed", "a committed or flanking attack is won or lost, "
+        raise IllegalAction(Refusal.COMMITTED, "a committed or flanking attack is won or lost, "
                             "never broken off")  # fmt: skip
     events.append({"type": "retreat", "target": battle.target})
     _close(state, success=False, events=events)
@@ -704,17 +724,21 @@ def do_move_in(state: GameState, action: MoveIn, events: list[Event]) -> None:
     if battle.mode == NORMAL:
         least = min(battle.last_dice, moving)
         if not least <= action.armies <= moving:
-            raise IllegalAction("armies", f"move in {least} to {moving} armies", field="armies")
+            raise IllegalAction(
+                Refusal.ARMIES, f"move in {least} to {moving} armies", field="armies"
+            )
         extra = action.armies - moving  # <= 0: the rest go back
     else:
         extra = action.armies
         if extra:
             sources = [f.source for f in battle.flanks if not f.ship]
             if action.source not in sources:
-                raise IllegalAction("source", f"extra armies come from {sources}", field="source")
+                raise IllegalAction(
+                    Refusal.SOURCE, f"extra armies come from {sources}", field="source"
+                )
             room = state.territories[action.source].armies - 1
             if not 0 <= extra <= room:
-                raise IllegalAction("armies", f"{action.source} can send 0 to {room} more",
+                raise IllegalAction(Refusal.ARMIES, f"{action.source} can send 0 to {room} more",
                                     field="armies")  # fmt: skip
             state.territories[action.source].armies -= extra
     occupying = moving + extra
@@ -829,16 +853,16 @@ def prize_spec_options(state: GameState) -> dict[str, object]:
 def do_prize(state: GameState, action: Prize, events: list[Event]) -> None:
     battle = _battle(state, PRIZES)
     if action.ship not in battle.prizes:
-        raise IllegalAction("ship", f"prizes to decide: {battle.prizes}", field="ship")
+        raise IllegalAction(Refusal.SHIP, f"prizes to decide: {battle.prizes}", field="ship")
     prize = state.ships[action.ship]
     if action.by is None:
         board.sink(state, prize, "sunk", events)
     else:
         able = boarders(state)
         if action.by not in able:
-            raise IllegalAction("by", f"ships that can board: {sorted(able)}", field="by")
+            raise IllegalAction(Refusal.BY, f"ships that can board: {sorted(able)}", field="by")
         if not 1 <= action.armies <= able[action.by]:
-            raise IllegalAction("armies", f"board with 1 to {able[action.by]} armies",
+            raise IllegalAction(Refusal.ARMIES, f"board with 1 to {able[action.by]} armies",
                                 field="armies")  # fmt: skip
         capturer = state.ships[action.by]
         for flank in battle.flanks:  # a ship still fighting leaves its fight to board
@@ -903,13 +927,13 @@ def _close(state: GameState, *, success: bool, events: list[Event]) -> None:
 
 def _no_battle(state: GameState) -> None:
     if state.battle is not None:
-        raise IllegalAction("battle", "a battle is in progress")
+        raise IllegalAction(Refusal.BATTLE, "a battle is in progress")
 
 
 def _battle(state: GameState, stage: str) -> Battle:
     battle = state.battle
     if battle is None:
-        raise IllegalAction("no-battle", "no battle is in progress")
+        raise IllegalAction(Refusal.NO_BATTLE, "no battle is in progress")
     if battle.stage != stage:
-        raise IllegalAction("battle-stage", f"the battle is at its {battle.stage} stage")
+        raise IllegalAction(Refusal.BATTLE_STAGE, f"the battle is at its {battle.stage} stage")
     return battle

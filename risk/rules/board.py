@@ -13,6 +13,7 @@ from combat.dice import Dice, shuffle
 from risk.rules.actions import IllegalAction
 from risk.rules.board_map import BoardMap, load_map
 from risk.rules.state import ALLIED, PLAYER, WILD, Deck, GameState, Seat, Ship
+from risk.rules.vocabulary import Refusal
 
 Event = dict[str, Any]
 
@@ -68,7 +69,7 @@ def actor_seat(state: GameState, actor: str) -> Seat:
     seat = state.seat_of_actor(actor)
     if seat is None:
         raise IllegalAction(
-            "unknown-player", f"{actor!r} plays no army in this game", field="player"
+            Refusal.UNKNOWN_PLAYER, f"{actor!r} plays no army in this game", field="player"
         )
     return seat
 

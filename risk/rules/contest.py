@@ -19,6 +19,7 @@ from risk.rules.actions import Answer, Challenge, IllegalAction, Poker
 from risk.rules.board import Event
 from risk.rules.state import PLAYER, Contest, GameState, Seat
 from risk.rules.turns import advance, deal_suits, start_turn
+from risk.rules.vocabulary import Refusal
 
 HAND_SIZE = 5
 POKER_MOVES = ("choose", "bet", "check", "call", "raise", "fold", "draw", "show", "muck")
@@ -60,7 +61,7 @@ def do_challenge(state: GameState, action: Challenge, seat: Seat, dice: Dice,
                  events: list[Event]) -> None:  # fmt: skip
     contest = _contest(state, "asking")
     if seat not in asked(state):
-        raise IllegalAction("not-asked", f"{seat.id} has no challenge to answer")
+        raise IllegalAction(Refusal.NOT_ASKED, f"{seat.id} has no challenge to answer")
     contest.answers[seat.id] = action.contest
     events.append({"type": "challenge", "seat": seat.id, "contest": action.contest})
     answers_in(state, dice, events)
@@ -121,7 +122,9 @@ def do_poker(state: GameState, action: Poker, seat: Seat, dice: Dice, events: li
         hand, hand_events = poker.apply(contest.hand, move)
     except (PokerIllegal, PokerInputError) as error:
         reason: str = getattr(error, "reason", "") or getattr(error, "message", str(error))
-        raise IllegalAction(getattr(error, "code", "poker"), reason, field="move") from error
+        # The poker core's own codes (every one a Refusal member; tests/risk/test_vocabulary.py).
+        code = Refusal(getattr(error, "code", Refusal.POKER))
+        raise IllegalAction(code, reason, field="move") from error
     events += [{**e, "hand": True} for e in hand_events]
     contest.hand = hand
     if hand.result is not None:
@@ -139,7 +142,9 @@ def _poker_move(action: Poker, seat_id: str) -> poker.Action:
         return poker.Choose(seat_id, action.cards)
     if action.move == "draw":
         return poker.Draw(seat_id, discard=action.cards, from_stash=action.from_stash)
-    raise IllegalAction("move", f"a poker move is one of {', '.join(POKER_MOVES)}", field="move")
+    raise IllegalAction(
+        Refusal.MOVE, f"a poker move is one of {', '.join(POKER_MOVES)}", field="move"
+    )
 
 
 def _settle(state: GameState, dice: Dice, events: list[Event]) -> None:
@@ -204,7 +209,9 @@ def _finish(state: GameState, dice: Dice, events: list[Event]) -> None:
 def _contest(state: GameState, stage: str) -> Contest:
     contest = state.contest
     if contest is None:
-        raise IllegalAction("no-contest", "nobody is declaring an allied army")
+        raise IllegalAction(Refusal.NO_CONTEST, "nobody is declaring an allied army")
     if contest.stage != stage:
-        raise IllegalAction("contest-stage", f"the declaration is at its {contest.stage} stage")
+        raise IllegalAction(
+            Refusal.CONTEST_STAGE, f"the declaration is at its {contest.stage} stage"
+        )
     return contest

@@ -76,6 +76,7 @@ from risk.rules.state import (
     Seat,
     clone,
 )
+from risk.rules.vocabulary import DecisionKind, Refusal
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ class Decision:
 
     player: str
     seat: str
-    kind: str
+    kind: DecisionKind
 
 
 def game_dice(state: GameState) -> SeededDice:
@@ -99,15 +100,15 @@ def pending_decisions(state: GameState) -> list[Decision]:
     if state.over:
         return []
     if state.turn is None and state.contest is None:
-        return [Decision(s.actor, s.id, "arrange") for s in state.seats if not s.set_up]
+        return [Decision(s.actor, s.id, DecisionKind.ARRANGE) for s in state.seats if not s.set_up]
     if state.contest is not None:
         return _contest_decisions(state)
     battle, turn = state.battle, state.turn
     assert turn is not None
     if battle is not None and battle.stage in (MOBILIZE, JOIN):
-        kind = "mobilize" if battle.stage == MOBILIZE else "join_defence"
+        kind = DecisionKind.MOBILIZE if battle.stage == MOBILIZE else DecisionKind.JOIN_DEFENCE
         return [Decision(defending_actor(state, battle.defender), battle.defender, kind)]
-    kind = f"battle:{battle.stage}" if battle is not None else turn.phase
+    kind = DecisionKind(f"battle:{battle.stage}" if battle is not None else turn.phase)
     return [Decision(turn.controller, turn.seat, kind)]
 
 
@@ -130,21 +131,24 @@ def _contest_decisions(state: GameState) -> list[Decision]:
     c = state.contest
     assert c is not None
     if c.stage == "asking":
-        return [Decision(s.actor, s.id, "challenge") for s in contest.asked(state)]
+        return [Decision(s.actor, s.id, DecisionKind.CHALLENGE) for s in contest.asked(state)]
     if c.stage == "answer":
-        return [Decision(state.seat(c.declarer).actor, c.declarer, "answer")]
+        return [Decision(state.seat(c.declarer).actor, c.declarer, DecisionKind.ANSWER)]
     assert c.hand is not None
-    return [Decision(state.seat(s).actor, s, "poker") for s in to_act(c.hand)]
+    return [Decision(state.seat(s).actor, s, DecisionKind.POKER) for s in to_act(c.hand)]
 
 
-def _acts_now(state: GameState, player: str, kinds: tuple[str, ...] | None = None) -> str:
+def _acts_now(state: GameState, player: str, kinds: tuple[DecisionKind, ...] | None = None) -> str:
     """The seat ``player`` acts for in a pending decision (of one of ``kinds``), or refuse."""
     for decision in pending_decisions(state):
         if decision.player == player and (kinds is None or decision.kind in kinds):
             return decision.seat
     waiting = ", ".join(f"{d.player} ({d.kind})" for d in pending_decisions(state)) or "nobody"
-    raise IllegalAction("not-your-turn", f"{player} may not do that now; waiting for {waiting}",
-                        field="player")  # fmt: skip
+    raise IllegalAction(
+        Refusal.NOT_YOUR_TURN,
+        f"{player} may not do that now; waiting for {waiting}",
+        field="player",
+    )
 
 
 # --- apply --------------------------------------------------------------------------------------
@@ -156,10 +160,10 @@ Handler = Callable[[GameState, Any, Dice, list[EventDict]], None]
 def apply(state: GameState, action: Action, dice: Dice) -> tuple[GameState, list[Event]]:
     """The state after ``action`` and the events it caused; ``IllegalAction`` when not allowed."""
     if state.over:
-        raise IllegalAction("game-over", "the game is over")
+        raise IllegalAction(Refusal.GAME_OVER, "the game is over")
     handler = _HANDLERS.get(type(action))
     if handler is None:
-        raise IllegalAction("unknown-action", f"{action!r} is not a Fast Risk action")
+        raise IllegalAction(Refusal.UNKNOWN_ACTION, f"{action!r} is not a Fast Risk action")
     after = clone(state)
     events: list[EventDict] = []
     handler(after, action, dice, events)
@@ -193,11 +197,11 @@ def _sweep(state: GameState, events: list[EventDict]) -> None:
 
 
 def _arrange(state: GameState, action: Arrange, dice: Dice, events: list[EventDict]) -> None:
-    seat = state.seat(_acts_now(state, action.player, ("arrange",)))
+    seat = state.seat(_acts_now(state, action.player, (DecisionKind.ARRANGE,)))
     setup.arrange(state, action, seat, events)
 
 
-def _controller(kinds: tuple[str, ...] | None = None) -> Callable[[Handler], Handler]:
+def _controller(kinds: tuple[DecisionKind, ...] | None = None) -> Callable[[Handler], Handler]:
     """Wrap a handler that only the turn's controller may call (in one of ``kinds``)."""
 
     def wrap(handler: Handler) -> Handler:
@@ -210,7 +214,7 @@ def _controller(kinds: tuple[str, ...] | None = None) -> Callable[[Handler], Han
     return wrap
 
 
-_TURN = (REINFORCE, CAMPAIGN, END)
+_TURN = (DecisionKind.REINFORCE, DecisionKind.CAMPAIGN, DecisionKind.END)
 
 
 def _end_turn(state: GameState, action: EndTurn, dice: Dice, events: list[EventDict]) -> None:
@@ -247,7 +251,7 @@ def _leave(state: GameState, action: Leave | Concede, dice: Dice, events: list[E
 def _live_player(state: GameState, player: str) -> Seat:
     seat = board.actor_seat(state, player)
     if seat.kind != PLAYER or not seat.alive:
-        raise IllegalAction("not-playing", f"{player} plays no live army", field="player")
+        raise IllegalAction(Refusal.NOT_PLAYING, f"{player} plays no live army", field="player")
     return seat
 
 
@@ -267,11 +271,15 @@ def _prefer(state: GameState, action: Prefer, dice: Dice, events: list[EventDict
     seat = _live_player(state, action.player)
     if action.defence_dice is not None:
         if action.defence_dice not in (1, 2):
-            raise IllegalAction("defence_dice", "defend with 1 or 2 dice", field="defence_dice")
+            raise IllegalAction(
+                Refusal.DEFENCE_DICE, "defend with 1 or 2 dice", field="defence_dice"
+            )
         seat.defence_dice = action.defence_dice
     if action.reveal is not None:
         if action.reveal not in (ASK, REVEAL_ALL):
-            raise IllegalAction("reveal", f"reveal is {ASK!r} or {REVEAL_ALL!r}", field="reveal")
+            raise IllegalAction(
+                Refusal.REVEAL, f"reveal is {ASK!r} or {REVEAL_ALL!r}", field="reveal"
+            )
         seat.reveal = action.reveal
     events.append({"type": "preferences", "seat": seat.id, "defence_dice": seat.defence_dice,
                    "reveal": seat.reveal})  # fmt: skip
@@ -282,16 +290,16 @@ def _join(state: GameState, action: Join, dice: Dice, events: list[EventDict]) -
 
 
 def _challenge(state: GameState, action: Challenge, dice: Dice, events: list[EventDict]) -> None:
-    seat = state.seat(_acts_now(state, action.player, ("challenge",)))
+    seat = state.seat(_acts_now(state, action.player, (DecisionKind.CHALLENGE,)))
     contest.do_challenge(state, action, seat, dice, events)
 
 
 def _poker(state: GameState, action: Poker, dice: Dice, events: list[EventDict]) -> None:
-    seat = state.seat(_acts_now(state, action.player, ("poker",)))
+    seat = state.seat(_acts_now(state, action.player, (DecisionKind.POKER,)))
     contest.do_poker(state, action, seat, dice, events)
 
 
-def _defender(kind: str, handler: Handler) -> Handler:
+def _defender(kind: DecisionKind, handler: Handler) -> Handler:
     def checked(state: GameState, action: Any, dice: Dice, events: list[EventDict]) -> None:
         _acts_now(state, action.player, (kind,))
         handler(state, action, dice, events)
@@ -299,7 +307,7 @@ def _defender(kind: str, handler: Handler) -> Handler:
     return checked
 
 
-_BATTLE = ("battle:rolling", "battle:won", "battle:prizes")
+_BATTLE = (DecisionKind.BATTLE_ROLLING, DecisionKind.BATTLE_WON, DecisionKind.BATTLE_PRIZES)
 
 _HANDLERS: dict[type[Action], Handler] = {
     Arrange: _arrange,
@@ -312,8 +320,10 @@ _HANDLERS: dict[type[Action], Handler] = {
     Retreat: _controller(_BATTLE)(lambda s, a, d, e: battles.do_retreat(s, a, e)),
     MoveIn: _controller(_BATTLE)(lambda s, a, d, e: battles.do_move_in(s, a, e)),
     Prize: _controller(_BATTLE)(lambda s, a, d, e: battles.do_prize(s, a, e)),
-    Mobilize: _defender("mobilize", battles.do_mobilize),
-    JoinDefence: _defender("join_defence", lambda s, a, d, e: battles.do_join_defence(s, a, e)),
+    Mobilize: _defender(DecisionKind.MOBILIZE, battles.do_mobilize),
+    JoinDefence: _defender(
+        DecisionKind.JOIN_DEFENCE, lambda s, a, d, e: battles.do_join_defence(s, a, e)
+    ),
     Cruise: _controller(_TURN)(ships.do_cruise),
     Sail: _controller(_TURN)(lambda s, a, d, e: ships.do_sail(s, a, e)),
     Embark: _controller(_TURN)(lambda s, a, d, e: ships.do_embark(s, a, e)),
@@ -325,7 +335,7 @@ _HANDLERS: dict[type[Action], Handler] = {
     Discard: _controller(_TURN)(lambda s, a, d, e: turns.do_discard(s, a, e)),
     EndTurn: _controller(_TURN)(_end_turn),
     Challenge: _challenge,
-    Answer: _defender("answer", contest.do_answer),
+    Answer: _defender(DecisionKind.ANSWER, contest.do_answer),
     Poker: _poker,
     Join: _join,
     Leave: _leave,
@@ -368,17 +378,17 @@ def _may_leave(state: GameState, seat_id: str) -> bool:
 
 def _specs_for(state: GameState, decision: Decision) -> list[ActionSpec]:
     kind = decision.kind
-    if kind == "arrange":
+    if kind == DecisionKind.ARRANGE:
         return [_arrange_spec(state, decision.seat)]
-    if kind == "challenge":
+    if kind == DecisionKind.CHALLENGE:
         return [ActionSpec("challenge", {"contest": [True, False]})]
-    if kind == "answer":
+    if kind == DecisionKind.ANSWER:
         return [ActionSpec("answer", {"demur": [True, False]})]
-    if kind == "poker":
+    if kind == DecisionKind.POKER:
         c = state.contest
         assert c is not None and c.hand is not None
         return [poker_spec(c.hand, decision.seat)]
-    if kind == "mobilize":
+    if kind == DecisionKind.MOBILIZE:
         battle = state.battle
         assert battle is not None and battle.mobilization is not None
         may_reveal = battle.mobilization.get("may_reveal", True)
@@ -387,9 +397,9 @@ def _specs_for(state: GameState, decision: Decision) -> list[ActionSpec]:
             "wild_dice": len(battle.mobilization["wild_rolls"]),
             "territories": state.owned(decision.seat),
         })]  # fmt: skip
-    if kind == "join_defence":
+    if kind == DecisionKind.JOIN_DEFENCE:
         return [ActionSpec("join_defence", battles.join_spec_options(state))]
-    if kind.startswith("battle:"):
+    if kind in _BATTLE:
         return _battle_specs(state)
     return _turn_specs(state)
 
@@ -545,7 +555,7 @@ def _attack_spec(state: GameState) -> ActionSpec | None:
         return None
     modes = {}
     for target, sources in targets.items():
-        wide = [room[s]["committed"][1] for s in sources if "committed" in room[s]]
+        wide = [room[s][COMMITTED][1] for s in sources if COMMITTED in room[s]]
         modes[target] = [NORMAL] + ([COMMITTED] if wide else [])
         if len(wide) >= 2 or any(most >= 4 for most in wide):
             modes[target].append(FLANKING)
@@ -553,7 +563,7 @@ def _attack_spec(state: GameState) -> ActionSpec | None:
 
 
 def _modes_room(normal: int, committed: int) -> dict[str, list[int]]:
-    room = {NORMAL: [1, normal]}
+    room: dict[str, list[int]] = {NORMAL: [1, normal]}
     if committed >= 2:
         room[COMMITTED] = [2, committed]
     return room

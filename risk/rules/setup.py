@@ -32,6 +32,7 @@ from risk.rules.state import (
     Options,
     Seat,
 )
+from risk.rules.vocabulary import Refusal
 
 PILES = 6
 PLAYER_ARMIES_PER_TERRITORY = 3
@@ -94,14 +95,17 @@ def new_game(players: Sequence[str], *, seed: str, options: Options = DEFAULT_OP
 def _check_players(players: Sequence[str]) -> None:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise IllegalAction(
-            "player-count", f"{MIN_PLAYERS}-{MAX_PLAYERS} players, got {len(players)}",
+            Refusal.PLAYER_COUNT, f"{MIN_PLAYERS}-{MAX_PLAYERS} players, got {len(players)}",
             field="players",
         )  # fmt: skip
     if any(not isinstance(p, str) or not p or p.startswith(("ally-", AI_PREFIX)) for p in players):
-        raise IllegalAction("player-name", "names must be non-empty, not starting 'ally-' or 'ai:'",
-                            field="players")  # fmt: skip
+        raise IllegalAction(
+            Refusal.PLAYER_NAME,
+            "names must be non-empty, not starting 'ally-' or 'ai:'",
+            field="players",
+        )
     if len(set(players)) != len(players):
-        raise IllegalAction("player-name", "player names must differ", field="players")
+        raise IllegalAction(Refusal.PLAYER_NAME, "player names must differ", field="players")
 
 
 def _deal_piles(territories: list[str], dice: SeededDice) -> list[list[str]]:
@@ -158,32 +162,34 @@ def _rotation_from(state: GameState, first: str) -> list[Seat]:
 def arrange(state: GameState, action: Arrange, seat: Seat, events: list[Event]) -> None:
     """Apply one player's set-up choices (the state is the engine's clone)."""
     if seat.set_up or seat.kind != PLAYER:
-        raise IllegalAction("already-set-up", f"{seat.id} has already arranged their armies")
+        raise IllegalAction(Refusal.ALREADY_SET_UP, f"{seat.id} has already arranged their armies")
     owned = set(state.owned(seat.id))
     arrangement = dict(action.arrangement)
     if len(arrangement) != len(action.arrangement) or set(arrangement) != owned:
         raise IllegalAction(
-            "arrangement", "list each of your territories once: " + ", ".join(sorted(owned)),
+            Refusal.ARRANGEMENT, "list each of your territories once: " + ", ".join(sorted(owned)),
             field="arrangement",
         )  # fmt: skip
     total = sum(state.territories[t].armies for t in owned)
     if any(n < 1 for n in arrangement.values()) or sum(arrangement.values()) != total:
         raise IllegalAction(
-            "arrangement", f"at least 1 army on each territory and {total} in all",
+            Refusal.ARRANGEMENT, f"at least 1 army on each territory and {total} in all",
             field="arrangement",
         )  # fmt: skip
     if action.factory not in owned:
         raise IllegalAction(
-            "factory", "the factory goes on one of your territories", field="factory"
+            Refusal.FACTORY, "the factory goes on one of your territories", field="factory"
         )
     ships = state.ships_of(seat.id)
     if action.ship_station is not None:
         if not ships:
-            raise IllegalAction("ship_station", "you have no ship (no coast)", field="ship_station")
+            raise IllegalAction(
+                Refusal.SHIP_STATION, "you have no ship (no coast)", field="ship_station"
+            )
         stations = board.coastal_stations(state, sorted(owned))
         if action.ship_station not in stations:
             raise IllegalAction(
-                "ship_station", f"{action.ship_station!r} is not off one of your coasts",
+                Refusal.SHIP_STATION, f"{action.ship_station!r} is not off one of your coasts",
                 field="ship_station",
             )  # fmt: skip
         ships[0].station = action.ship_station

@@ -15,6 +15,7 @@ from risk.rules.actions import Cruise, Disembark, Embark, EndCruise, IllegalActi
 from risk.rules.board import Event
 from risk.rules.state import GameState, Ship
 from risk.rules.turns import campaign_ready
+from risk.rules.vocabulary import Refusal
 
 CRUISE_DICE = 2
 LOADING_REACH = 1
@@ -23,23 +24,24 @@ LOADING_REACH = 1
 def _own_ship(state: GameState, ship_id: str) -> Ship:
     campaign_ready(state)
     if state.battle is not None:
-        raise IllegalAction("battle", "a battle is in progress")
+        raise IllegalAction(Refusal.BATTLE, "a battle is in progress")
     assert state.turn is not None
     ship = state.ships.get(ship_id)
     if ship is None:
-        raise IllegalAction("ship", f"no ship {ship_id!r}", field="ship")
+        raise IllegalAction(Refusal.SHIP, f"no ship {ship_id!r}", field="ship")
     if ship.owner != state.turn.seat:
-        raise IllegalAction("not-yours", f"{ship_id} is not yours", field="ship")
+        raise IllegalAction(Refusal.NOT_YOURS, f"{ship_id} is not yours", field="ship")
     if ship.out_of_action:
-        raise IllegalAction("out-of-action", f"{ship_id} took a prize: out of action this turn",
-                            field="ship")  # fmt: skip
+        raise IllegalAction(
+            Refusal.OUT_OF_ACTION, f"{ship_id} took a prize: out of action this turn", field="ship"
+        )
     return ship
 
 
 def _cruising(state: GameState, ship_id: str) -> Ship:
     ship = _own_ship(state, ship_id)
     if not ship.cruising:
-        raise IllegalAction("not-cruising", f"{ship_id} is not on a cruise: cruise first",
+        raise IllegalAction(Refusal.NOT_CRUISING, f"{ship_id} is not on a cruise: cruise first",
                             field="ship")  # fmt: skip
     return ship
 
@@ -47,9 +49,11 @@ def _cruising(state: GameState, ship_id: str) -> Ship:
 def do_cruise(state: GameState, action: Cruise, dice: Dice, events: list[Event]) -> None:
     ship = _own_ship(state, action.ship)
     if ship.cruising:
-        raise IllegalAction("cruising", f"{ship.id} is on a cruise already", field="ship")
+        raise IllegalAction(Refusal.CRUISING, f"{ship.id} is on a cruise already", field="ship")
     if ship.cruises < 1:
-        raise IllegalAction("no-cruise", f"{ship.id} has no cruise left this turn", field="ship")
+        raise IllegalAction(
+            Refusal.NO_CRUISE, f"{ship.id} has no cruise left this turn", field="ship"
+        )
     rolls = [dice.roll(6) for _ in range(CRUISE_DICE)]
     ship.cruises -= 1
     ship.cruising, ship.moves = True, sum(rolls)
@@ -60,11 +64,11 @@ def do_sail(state: GameState, action: Sail, events: list[Event]) -> None:
     ship = _cruising(state, action.ship)
     bmap = board.board_map(state)
     if action.station not in bmap.stations:
-        raise IllegalAction("station", f"no station {action.station!r}", field="station")
+        raise IllegalAction(Refusal.STATION, f"no station {action.station!r}", field="station")
     distance = bmap.distance(ship.station, action.station)
     if distance is None or distance > ship.moves or distance == 0:
         raise IllegalAction(
-            "out-of-range", f"{action.station} is {distance} boat lengths away; "
+            Refusal.OUT_OF_RANGE, f"{action.station} is {distance} boat lengths away; "
             f"{ship.id} has {ship.moves} left", field="station",
         )  # fmt: skip
     ship.station, ship.moves = action.station, ship.moves - distance
@@ -76,10 +80,10 @@ def _coast(state: GameState, ship: Ship, territory: str) -> None:
     assert state.turn is not None
     holding = state.territories.get(territory)
     if holding is None or holding.owner != state.turn.seat:
-        raise IllegalAction("territory", f"{territory!r} is not one of your territories",
+        raise IllegalAction(Refusal.TERRITORY, f"{territory!r} is not one of your territories",
                             field="territory")  # fmt: skip
     if territory not in board.board_map(state).coasts_within(ship.station, LOADING_REACH):
-        raise IllegalAction("out-of-reach", f"{territory} is not within one boat length of "
+        raise IllegalAction(Refusal.OUT_OF_REACH, f"{territory} is not within one boat length of "
                             f"{ship.station}", field="territory")  # fmt: skip
 
 
@@ -88,11 +92,11 @@ def do_embark(state: GameState, action: Embark, events: list[Event]) -> None:
     _coast(state, ship, action.territory)
     assert state.turn is not None
     if action.territory in state.turn.locked:
-        raise IllegalAction("locked", f"a committed attack from {action.territory} failed: "
+        raise IllegalAction(Refusal.LOCKED, f"a committed attack from {action.territory} failed: "
                             "no more action from it", field="territory")  # fmt: skip
     holding = state.territories[action.territory]
     if not 1 <= action.armies <= holding.armies - 1:
-        raise IllegalAction("armies", f"pick up 1 to {holding.armies - 1} armies (one stays)",
+        raise IllegalAction(Refusal.ARMIES, f"pick up 1 to {holding.armies - 1} armies (one stays)",
                             field="armies")  # fmt: skip
     holding.armies -= action.armies
     ship.armies += action.armies
@@ -108,8 +112,11 @@ def do_disembark(state: GameState, action: Disembark, events: list[Event]) -> No
     ship = _cruising(state, action.ship)
     _coast(state, ship, action.territory)
     if not 1 <= action.armies <= ship.armies - 1:
-        raise IllegalAction("armies", f"drop off 1 to {ship.armies - 1} armies (one stays aboard)",
-                            field="armies")  # fmt: skip
+        raise IllegalAction(
+            Refusal.ARMIES,
+            f"drop off 1 to {ship.armies - 1} armies (one stays aboard)",
+            field="armies",
+        )
     ship.armies -= action.armies
     state.territories[action.territory].armies += action.armies
     events.append({"type": "disembarked", "ship": ship.id, "territory": action.territory,

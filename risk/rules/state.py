@@ -18,6 +18,7 @@ from typing import Any
 
 from combat.poker.draw import HandState
 from combat.poker.draw import Seat as PokerSeat
+from risk.rules.vocabulary import AttackMode
 
 SCHEMA_VERSION = 2  # older stored states: risk.rules.upcast
 
@@ -37,7 +38,7 @@ SETUP, REINFORCE, CAMPAIGN, END, CONTEST, OVER = (
 
 # Battle kinds, modes and stages.
 LAND, NAVAL = "land", "naval"
-NORMAL, COMMITTED, FLANKING = "normal", "committed", "flanking"
+NORMAL, COMMITTED, FLANKING = AttackMode.NORMAL, AttackMode.COMMITTED, AttackMode.FLANKING
 MODES = (NORMAL, COMMITTED, FLANKING)
 MOBILIZE, JOIN, ROLLING, WON, PRIZES = "mobilize", "join", "rolling", "won", "prizes"
 

@@ -38,6 +38,7 @@ from risk.rules.state import (
     Seat,
     Turn,
 )
+from risk.rules.vocabulary import Refusal
 
 REWARDS = ("armies", "factory", "ship")
 
@@ -90,15 +91,15 @@ def campaign_ready(state: GameState) -> None:
     if turn.phase == CAMPAIGN:
         return
     if turn.phase != REINFORCE:
-        raise IllegalAction("wrong-phase", f"the campaign is over (phase {turn.phase})")
+        raise IllegalAction(Refusal.WRONG_PHASE, f"the campaign is over (phase {turn.phase})")
     seat = state.seat(turn.seat)
     if turn.to_place:
-        raise IllegalAction("place-first", f"place your {turn.to_place} reinforcements first")
+        raise IllegalAction(Refusal.PLACE_FIRST, f"place your {turn.to_place} reinforcements first")
     if turn.ships_to_place:
-        raise IllegalAction("place-first", "launch the ship you won first (place_ship)")
+        raise IllegalAction(Refusal.PLACE_FIRST, "launch the ship you won first (place_ship)")
     if len(seat.risk_cards) >= board.MUST_TURN_IN_AT and state.owned(seat.id):
         raise IllegalAction(
-            "must-turn-in",
+            Refusal.MUST_TURN_IN,
             f"you hold {len(seat.risk_cards)} Risk cards: turn in a set first (5 or more)",
         )
     turn.phase = CAMPAIGN
@@ -106,7 +107,7 @@ def campaign_ready(state: GameState) -> None:
 
 def _turn(state: GameState) -> Turn:
     if state.turn is None:
-        raise IllegalAction("no-turn", "the game has not started")
+        raise IllegalAction(Refusal.NO_TURN, "the game has not started")
     return state.turn
 
 
@@ -117,12 +118,16 @@ def do_turn_in(state: GameState, action: TurnIn, dice: Dice, events: list[Event]
     turn = _require_phase(state, REINFORCE)
     seat = state.seat(turn.seat)
     if action.reward not in REWARDS:
-        raise IllegalAction("reward", f"reward is one of {', '.join(REWARDS)}", field="reward")
+        raise IllegalAction(
+            Refusal.REWARD, f"reward is one of {', '.join(REWARDS)}", field="reward"
+        )
     owned = state.owned(seat.id)
     if not owned:
-        raise IllegalAction("pirate", "a pirate cannot reinforce: no turn-in without a territory")
+        raise IllegalAction(
+            Refusal.PIRATE, "a pirate cannot reinforce: no turn-in without a territory"
+        )
     if action.reward == "ship" and not board.coastal_stations(state, owned):
-        raise IllegalAction("no-coast", "no shipbuilding without a coastline", field="reward")
+        raise IllegalAction(Refusal.NO_COAST, "no shipbuilding without a coastline", field="reward")
     try:
         result = turn_in(
             [board.card_of(state, c) for c in seat.risk_cards],
@@ -132,9 +137,9 @@ def do_turn_in(state: GameState, action: TurnIn, dice: Dice, events: list[Event]
             dice=dice,
         )
     except CardError as error:
-        raise IllegalAction("card-set", error.message, field="cards") from error
+        raise IllegalAction(Refusal.CARD_SET, error.message, field="cards") from error
     except KeyError as error:
-        raise IllegalAction("card-set", f"no such card {error}", field="cards") from error
+        raise IllegalAction(Refusal.CARD_SET, f"no such card {error}", field="cards") from error
     seat.risk_cards = [c.territory if c.territory is not None else WILD for c in result.hand]
     for card in action.cards:  # a card turned in may be revealed again once drawn (RULES.md M6)
         if card in seat.revealed:
@@ -157,7 +162,9 @@ def do_place(state: GameState, action: Place, events: list[Event]) -> None:
     _own_territory(state, turn.seat, action.territory, "territory")
     if not 1 <= action.armies <= turn.to_place:
         raise IllegalAction(
-            "armies", f"place 1 to {turn.to_place} armies, not {action.armies}", field="armies"
+            Refusal.ARMIES,
+            f"place 1 to {turn.to_place} armies, not {action.armies}",
+            field="armies",
         )
     state.territories[action.territory].armies += action.armies
     turn.to_place -= action.armies
@@ -169,10 +176,10 @@ def do_place(state: GameState, action: Place, events: list[Event]) -> None:
 def do_place_ship(state: GameState, action: PlaceShip, events: list[Event]) -> None:
     turn = _require_phase(state, REINFORCE)
     if not turn.ships_to_place:
-        raise IllegalAction("no-ship", "you have no new ship to launch")
+        raise IllegalAction(Refusal.NO_SHIP, "you have no new ship to launch")
     stations = board.coastal_stations(state, state.owned(turn.seat))
     if action.station not in stations:
-        raise IllegalAction("station", f"{action.station!r} is not off one of your coasts",
+        raise IllegalAction(Refusal.STATION, f"{action.station!r} is not off one of your coasts",
                             field="station")  # fmt: skip
     crew = turn.ships_to_place.pop(0)
     ship = board.new_ship(state, turn.seat, action.station, crew)
@@ -189,7 +196,7 @@ def do_end_campaign(state: GameState, dice: Dice, events: list[Event]) -> None:
     campaign_ready(state)
     turn = _turn(state)
     if state.battle is not None:
-        raise IllegalAction("battle", "finish the battle first")
+        raise IllegalAction(Refusal.BATTLE, "finish the battle first")
     turn.phase = END
     seat = state.seat(turn.seat)
     if turn.took_territory:
@@ -226,10 +233,10 @@ def factory_sites(state: GameState) -> list[str]:
 def do_place_factory(state: GameState, action: PlaceFactory, events: list[Event]) -> None:
     turn = _require_phase(state, END)
     if not turn.factories_to_place:
-        raise IllegalAction("no-factory", "you have no factory to place")
+        raise IllegalAction(Refusal.NO_FACTORY, "you have no factory to place")
     if action.territory not in factory_sites(state):
         raise IllegalAction(
-            "territory", "a factory goes on an own territory without one", field="territory"
+            Refusal.TERRITORY, "a factory goes on an own territory without one", field="territory"
         )
     state.territories[action.territory].factory = True
     turn.factories_to_place -= 1
@@ -241,20 +248,22 @@ def do_place_factory(state: GameState, action: PlaceFactory, events: list[Event]
 def do_transfer(state: GameState, action: Transfer, events: list[Event]) -> None:
     turn = _require_phase(state, END)
     if turn.transferred:
-        raise IllegalAction("transferred", "one troop transfer per turn")
+        raise IllegalAction(Refusal.TRANSFERRED, "one troop transfer per turn")
     _own_territory(state, turn.seat, action.source, "source")
     _own_territory(state, turn.seat, action.destination, "destination")
     if action.destination == action.source:
-        raise IllegalAction("destination", "transfer to another territory", field="destination")
+        raise IllegalAction(
+            Refusal.DESTINATION, "transfer to another territory", field="destination"
+        )
     if action.destination not in connected(state, action.source):
         raise IllegalAction(
-            "not-connected",
+            Refusal.NOT_CONNECTED,
             f"no path of your own territories from {action.source} to {action.destination}",
             field="destination",
         )
     room = state.territories[action.source].armies - 1
     if not 1 <= action.armies <= room:
-        raise IllegalAction("armies", f"move 1 to {room} armies (one stays)", field="armies")
+        raise IllegalAction(Refusal.ARMIES, f"move 1 to {room} armies (one stays)", field="armies")
     state.territories[action.source].armies -= action.armies
     state.territories[action.destination].armies += action.armies
     turn.transferred = True
@@ -286,9 +295,11 @@ def do_discard(state: GameState, action: Discard, events: list[Event]) -> None:
     seat = discard_holder(state)
     excess = len(seat.poker_cards) - board.POKER_LIMIT
     if excess <= 0:
-        raise IllegalAction("no-discard", "you hold five poker cards or fewer")
+        raise IllegalAction(Refusal.NO_DISCARD, "you hold five poker cards or fewer")
     if len(action.cards) != excess or not _holds(seat.poker_cards, action.cards):
-        raise IllegalAction("cards", f"discard exactly {excess} of your poker cards", field="cards")
+        raise IllegalAction(
+            Refusal.CARDS, f"discard exactly {excess} of your poker cards", field="cards"
+        )
     for card in action.cards:
         seat.poker_cards.remove(card)
     state.poker_deck.discard += list(action.cards)
@@ -298,16 +309,16 @@ def do_discard(state: GameState, action: Discard, events: list[Event]) -> None:
 def check_end_turn(state: GameState, action: EndTurn) -> None:
     turn = _require_phase(state, END)
     if turn.factories_to_place:
-        raise IllegalAction("place-factory", "place the factory you won first")
+        raise IllegalAction(Refusal.PLACE_FACTORY, "place the factory you won first")
     if len(discard_holder(state).poker_cards) > board.POKER_LIMIT:
-        raise IllegalAction("discard", "discard down to five poker cards first")
+        raise IllegalAction(Refusal.DISCARD, "discard down to five poker cards first")
     if action.ally is not None:
         if turn.for_seat is not None or state.seat(turn.seat).kind != PLAYER:
-            raise IllegalAction("ally", "only a player's own turn ends with playing an ally",
+            raise IllegalAction(Refusal.ALLY, "only a player's own turn ends with playing an ally",
                                 field="ally")  # fmt: skip
         live = [s.id for s in declarable_allies(state)]
         if action.ally not in live:
-            raise IllegalAction("ally", f"no live allied army {action.ally!r}; live: {live}",
+            raise IllegalAction(Refusal.ALLY, f"no live allied army {action.ally!r}; live: {live}",
                                 field="ally")  # fmt: skip
 
 
@@ -406,20 +417,25 @@ def ranking(state: GameState) -> list[str]:
 def do_join(state: GameState, action: Join, dice: Dice, events: list[Event]) -> None:
     current = state.seat_of_actor(action.player)
     if action.player.startswith(AI_PREFIX) or (current is not None and current.kind != PLAYER):
-        raise IllegalAction("player", f"{action.player!r} cannot join as a person", field="player")
+        raise IllegalAction(
+            Refusal.PLAYER, f"{action.player!r} cannot join as a person", field="player"
+        )
     if current is not None and current.alive:
-        raise IllegalAction("already-playing", f"{action.player} already plays {current.id}")
+        raise IllegalAction(Refusal.ALREADY_PLAYING, f"{action.player} already plays {current.id}")
     if state.turn is None and state.contest is None:
-        raise IllegalAction("setting-up", "join once the set-up is over")
+        raise IllegalAction(Refusal.SETTING_UP, "join once the set-up is over")
     ally = next((s for s in board.live_allies(state) if s.id == action.ally), None)
     if ally is None:
         live = [s.id for s in board.live_allies(state)]
-        raise IllegalAction("ally", f"no live allied army {action.ally!r}; live: {live}",
+        raise IllegalAction(Refusal.ALLY, f"no live allied army {action.ally!r}; live: {live}",
                             field="ally")  # fmt: skip
     if _busy(state, ally.id):
         when = "its turn" if state.contest is None else "the declaration"
-        raise IllegalAction("ally-busy", f"{ally.id} is in play right now; join another allied "
-                            f"army, or this one after {when}", field="ally")  # fmt: skip
+        raise IllegalAction(
+            Refusal.ALLY_BUSY,
+            f"{ally.id} is in play right now; join another allied army, or this one after {when}",
+            field="ally",
+        )
     if current is not None:
         current.player = None  # the eliminated seat keeps its id; the person moves on
     ally.kind, ally.player = PLAYER, action.player
@@ -439,7 +455,7 @@ def leave(state: GameState, seat: Seat, events: list[Event], *, how: str = "left
     ``how`` is the event: ``left``, or ``conceded`` for a player giving the game up."""
     refusal = leave_refusal(state, seat)
     if refusal is not None:
-        raise IllegalAction("busy", refusal)
+        raise IllegalAction(Refusal.BUSY, refusal)
     person = seat.player
     seat.kind, seat.player, seat.set_up = ALLIED, None, True
     if seat.id in state.draw_votes:
@@ -502,16 +518,16 @@ def _contest_seats(state: GameState) -> set[str]:
 def _require_phase(state: GameState, phase: str) -> Turn:
     turn = _turn(state)
     if turn.phase != phase:
-        raise IllegalAction("wrong-phase", f"not now: the turn is in its {turn.phase} phase")
+        raise IllegalAction(Refusal.WRONG_PHASE, f"not now: the turn is in its {turn.phase} phase")
     return turn
 
 
 def _own_territory(state: GameState, seat_id: str, name: str, field: str) -> None:
     holding = state.territories.get(name)
     if holding is None:
-        raise IllegalAction("territory", f"no territory {name!r}", field=field)
+        raise IllegalAction(Refusal.TERRITORY, f"no territory {name!r}", field=field)
     if holding.owner != seat_id:
-        raise IllegalAction("not-yours", f"{name} is held by {holding.owner}", field=field)
+        raise IllegalAction(Refusal.NOT_YOURS, f"{name} is held by {holding.owner}", field=field)
 
 
 def _holds(hand: list[str], cards: tuple[str, ...]) -> bool:
