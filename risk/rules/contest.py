@@ -122,8 +122,10 @@ def do_poker(state: GameState, action: Poker, seat: Seat, dice: Dice, events: li
         hand, hand_events = poker.apply(contest.hand, move)
     except (PokerIllegal, PokerInputError) as error:
         reason: str = getattr(error, "reason", "") or getattr(error, "message", str(error))
-        # The poker core's own codes (every one a Refusal member; tests/risk/test_vocabulary.py).
-        code = Refusal(getattr(error, "code", Refusal.POKER))
+        # The poker core's own codes (every one a Refusal member; tests/risk/test_vocabulary.py
+        # checks); one it adds later without a member stays a refusal, not a server error.
+        raw: str = getattr(error, "code", "") or ""
+        code = Refusal(raw) if raw in Refusal._value2member_map_ else Refusal.POKER
         raise IllegalAction(code, reason, field="move") from error
     events += [{**e, "hand": True} for e in hand_events]
     contest.hand = hand
