@@ -33,6 +33,20 @@ from risk.rules import to_dict
 SECRET = "secret until the game is over"
 
 
+class ReadOnly:
+    """Rows an operator sees but never adds, edits or deletes by hand: the services write them
+    (the admin's actions call those services)."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 class OperatorActions:
     """Admin actions need the right to change games, whatever the model they are listed on."""
 
@@ -194,7 +208,7 @@ class GameAdmin(OperatorActions, admin.ModelAdmin):
 
 
 @admin.register(GameSnapshot)
-class GameSnapshotAdmin(admin.ModelAdmin):
+class GameSnapshotAdmin(ReadOnly, admin.ModelAdmin):
     """A game's board, read-only, from its snapshot row. While the game runs it is the public
     view (``view_for`` with no player: hand sizes, not cards; no deck order; the seed's
     commitment, not the seed), like a spectator's; once the game is over, the whole state."""
@@ -204,15 +218,6 @@ class GameSnapshotAdmin(admin.ModelAdmin):
     list_select_related = ("game",)
     fields = ("game", "version", "schema_version", "updated_at", "board")
     readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return super().get_queryset(request).defer("state")
@@ -231,7 +236,7 @@ class GameSnapshotAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(OperatorActions, admin.ModelAdmin):
+class SeatAdmin(ReadOnly, OperatorActions, admin.ModelAdmin):
     list_display = ("__str__", "game", "position", "player", "user", "state", "timeouts")
     list_filter = ("state", "game__status")
     search_fields = ("player", "user__username", "=game__id")
@@ -251,15 +256,6 @@ class SeatAdmin(OperatorActions, admin.ModelAdmin):
     readonly_fields = fields
     actions = ("replace_with_ai",)
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
     @admin.display(description="client seed")
     def revealed_client_seed(self, obj: Seat) -> str:
         return obj.client_seed if obj.game.status == Game.Status.FINISHED else SECRET
@@ -278,7 +274,7 @@ class SeatAdmin(OperatorActions, admin.ModelAdmin):
 
 
 @admin.register(Deadline)
-class DeadlineAdmin(OperatorActions, admin.ModelAdmin):
+class DeadlineAdmin(ReadOnly, OperatorActions, admin.ModelAdmin):
     list_display = (
         "id",
         "game",
@@ -298,15 +294,6 @@ class DeadlineAdmin(OperatorActions, admin.ModelAdmin):
     fields = list_display[1:]
     readonly_fields = fields
     actions = ("extend_hour", "extend_day")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.action(description="Extend by 1 hour", permissions=("operate",))
     def extend_hour(self, request: HttpRequest, queryset: QuerySet) -> None:
