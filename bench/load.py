@@ -322,24 +322,36 @@ class CpuSampler:
 
         threading.Thread(target=run, daemon=True).start()
 
-    def report(self, seconds: float) -> list[str]:
+    def report(self, seconds: float, actions: int = 0) -> list[str]:
+        """CPU of each component over the window; with ``actions``, also its CPU ms per
+        committed action (issue 14's measure: the server processes together, clients apart)."""
         if not self.end:
             return ["cpu: not sampled"]
-        parts, accounted = [], 0.0
+        parts, accounted, per_action = [], 0.0, []
         for name in self.groups:
             used = sum(v - self.start[name].get(pid, v) for pid, v in self.end[name].items())
             accounted += used
             parts.append(f"{name} {100 * used / seconds:.0f}%")
+            if actions:
+                per_action.append((name, 1000 * used / actions))
         (busy0, total0), (busy1, total1) = self.machine
         cores = os.cpu_count() or 1
         machine = 100 * cores * (busy1 - busy0) / max(1, total1 - total0)
         parts.append(
             f"everything else on the machine {max(0.0, machine - 100 * accounted / seconds):.0f}%"
         )
-        return [
+        lines = [
             f"cpu in the window (100% = one core; {cores} cores): " + ", ".join(parts),
             f"machine busy: {machine:.0f}% of {cores * 100}%",
         ]
+        if per_action:
+            server = sum(ms for name, ms in per_action if name != "clients")
+            lines.append(
+                f"server CPU per committed action: {server:.1f} ms ("
+                + ", ".join(f"{name} {ms:.1f}" for name, ms in per_action if name != "clients")
+                + "; the bot clients apart)"
+            )
+        return lines
 
 
 # --- set-up -------------------------------------------------------------------------------------
@@ -861,7 +873,7 @@ def main() -> None:
         db_committed = committed_in_db([g["id"] for g in games], t0, t1)
         print()
         figures = report(args, records, t0, t1, db_committed)
-        for line in sampler.report(t1 - t0):
+        for line in sampler.report(t1 - t0, db_committed):
             print(line)
         print(sampler.per_action(db_committed))
     except KeyboardInterrupt:
