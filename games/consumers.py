@@ -19,7 +19,11 @@ Server -> client:
 - ``{"type": "update", "version", "sequence", "status", "events", "view", "committed_at"}``: after
   every committed action, with this caller's own filtered events and view
   (``games.services.broadcast``). An update already contained in the last ``state`` sent (an
-  older version, or the same version and status) is not relayed, so versions only grow.
+  older version, or the same version and status) is not relayed, so versions only grow. Updates
+  are relayed in version order: pushes of two commits in a row leave from different threads (or
+  processes) and may arrive swapped, so one that skips a version is held until the missing one
+  arrives, at most ``HOLD_SECONDS``; after that the held ones go out in order, and a client that
+  sees a version gap asks for a ``state``.
 - ``{"type": "ack", "version", "sequence", "events"}``: the action's response, the same body as
   the HTTP 200. It arrives before the ``update`` of the same action.
 - ``{"type": "error", "status": 4xx, "error": code, "message", "field", "allowed", ...}``: the
@@ -48,6 +52,7 @@ longer than that should send a ``ping`` about once a minute) and removed on disc
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -138,6 +143,8 @@ MESSAGE_TYPES = ("action", "ping", "state")
 #: this often: well inside ``presence.PRESENCE_TTL`` (180 s), without a cache round trip (four on
 #: Redis, with the lock) for every action of a fast client.
 PRESENCE_REFRESH = 30.0
+#: Seconds an update that skips a version waits for the missing one (see the module docstring).
+HOLD_SECONDS = 0.5
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -152,6 +159,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     #: The version and status of the last ``state`` sent: updates up to it are already in it.
     state_version: int = -1
     state_status: str = ""
+    #: The version of the last update (or state) relayed, and updates held for a missing one.
+    relayed_version: int | None = None
+    held: dict[int, dict[str, Any]]
+    hold_timer: asyncio.TimerHandle | None = None
     #: Whether presence is recorded (so disconnect only clears what connect set), and when.
     present: bool = False
     present_at: float = 0.0
@@ -159,6 +170,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     # --- connection -------------------------------------------------------------------------
 
     async def connect(self) -> None:
+        self.held = {}
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")  # resolved by the session / token middleware
         await self.accept()
@@ -179,6 +191,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if self.group_name is not None:
             await self.channel_layer.group_discard(self.group_name, self.channel_name)
             self.group_name = None
+        if self.hold_timer is not None:
+            self.hold_timer.cancel()
+            self.hold_timer = None
         if self.present:
             await self.presence("disconnected")
             await self.seen_on_leaving()
@@ -280,9 +295,41 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 if self.position is None and _authenticated(self.user) and await self.regroup():
                     await self.send_state()  # the user took a seat: their own view, not this
                     return
+                await self.relay_in_order(payload)
+                return
             await self.send_json(payload)
         except Exception:  # as in receive_json: log it, keep the socket
             logger.exception("game %s: relaying a group message failed", self.game_id)
+
+    async def relay_in_order(self, update: dict[str, Any]) -> None:
+        """Send ``update`` unless it skips a version: then hold it (see the module docstring)."""
+        version = update.get("version", 0)
+        last = self.relayed_version
+        if last is not None and version > last + 1:
+            self.held[version] = update
+            if self.hold_timer is None:
+                loop = asyncio.get_running_loop()
+                self.hold_timer = loop.call_later(
+                    HOLD_SECONDS, lambda: loop.create_task(self.release_held())
+                )
+            return
+        await self.send_json(update)
+        self.relayed_version = max(version, last or 0)
+        while self.relayed_version + 1 in self.held:
+            await self.send_json(self.held.pop(self.relayed_version + 1))
+            self.relayed_version += 1
+        if not self.held and self.hold_timer is not None:
+            self.hold_timer.cancel()
+            self.hold_timer = None
+
+    async def release_held(self) -> None:
+        """The missing version did not come in time: send what is held, in order."""
+        self.hold_timer = None
+        for version in sorted(self.held):
+            if self.relayed_version is None or version > self.relayed_version:
+                await self.send_json(self.held[version])
+                self.relayed_version = version
+        self.held.clear()
 
     def already_sent(self, update: dict[str, Any]) -> bool:
         """Whether the last ``state`` sent already contains ``update``.
@@ -320,6 +367,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def send_state(self, request_id: Any = None) -> None:
         detail = await game_detail(self.game_id, self.user)
         self.state_version, self.state_status = detail["version"], detail["status"]
+        self.relayed_version = max(detail["version"], self.relayed_version or 0)
+        self.held = {v: u for v, u in self.held.items() if v > self.relayed_version}
         await self.reply("state", request_id, {"game": detail})
 
     async def reply(self, kind: str, request_id: Any, body: dict[str, Any]) -> None:

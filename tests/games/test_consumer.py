@@ -487,3 +487,33 @@ def _strings_in(value: Any):
         for key, item in value.items():
             yield key
             yield from _strings_in(item)
+
+
+async def test_updates_swapped_on_the_way_are_relayed_in_version_order(alice, bob, monkeypatch):
+    """Two commits in a row push from different threads, so their updates can arrive swapped:
+    the socket holds the one that skips a version until the missing one comes, and relays both
+    in order; one whose predecessor never comes goes out after ``HOLD_SECONDS``."""
+    from channels.layers import get_channel_layer
+
+    from games import consumers
+    from games.services import broadcast
+
+    monkeypatch.setattr(consumers, "HOLD_SECONDS", 0.2)
+    game_id = await database_sync_to_async(start_game)(alice, bob)
+    socket = game_socket(game_id, token=await database_sync_to_async(token_of)(alice))
+    state = await connected(socket)
+    start = state["game"]["version"]
+    group = broadcast.seat_group(game_id, state["game"]["you"]["position"])
+
+    async def push(version: int) -> None:
+        update = {"type": "update", "version": version, "status": "running", "events": []}
+        await get_channel_layer().group_send(group, {"type": "game.message", "payload": update})
+
+    await push(start + 2)
+    await push(start + 1)
+    got = [(await socket.receive_json_from(timeout=5))["version"] for _ in range(2)]
+    assert got == [start + 1, start + 2]
+    await push(start + 4)  # start + 3 never comes
+    assert await socket.receive_nothing(timeout=0.1)
+    assert (await socket.receive_json_from(timeout=5))["version"] == start + 4
+    await socket.disconnect()
