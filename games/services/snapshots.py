@@ -17,8 +17,8 @@ from risk.rules.upcast import load_state
 def load(game: Game) -> GameState:
     """The game's state as last committed (one SELECT, none when ``game`` was read with its
     snapshot joined in); 409 ``not_started`` before the start."""
-    cached = game._state.fields_cache.get("snapshot")
-    if isinstance(cached, GameSnapshot):
+    cached = _joined(game)
+    if cached is not None:
         return load_state(cached.state)
     row = GameSnapshot.objects.filter(pk=game.pk).values_list("state", flat=True).first()
     if row is None:
@@ -39,8 +39,8 @@ def save(game: Game, state: GameState) -> None:
     GameSnapshot.objects.filter(pk=game.pk).update(
         version=game.version, schema_version=SCHEMA_VERSION, state=data
     )
-    cached = game._state.fields_cache.get("snapshot")
-    if isinstance(cached, GameSnapshot):
+    cached = _joined(game)
+    if cached is not None:
         cached.state, cached.version, cached.schema_version = data, game.version, SCHEMA_VERSION
 
 
@@ -48,3 +48,13 @@ def load_if_started(game: Game) -> GameState | None:
     """The state, or None for a game still in the lobby."""
     row = GameSnapshot.objects.filter(pk=game.pk).values_list("state", flat=True).first()
     return None if row is None else load_state(row)
+
+
+def _joined(game: Game) -> GameSnapshot | None:
+    """The snapshot read in with ``game`` (``select_related("snapshot")``), else None."""
+    if not Game.snapshot.is_cached(game):
+        return None
+    try:
+        return game.snapshot
+    except GameSnapshot.DoesNotExist:  # joined, and there is none: a lobby game
+        return None
