@@ -71,7 +71,7 @@ from config.exceptions import (
     api_exception_handler,
     error_body,
 )
-from games.services import broadcast, notify, play, presence, reading, submissions
+from games.services import broadcast, notify, presence, reading, selectors, submissions
 
 logger = logging.getLogger(__name__)
 
@@ -439,13 +439,13 @@ def _action_input(content: dict[str, Any]) -> dict[str, Any]:
 
 @database_sync_to_async
 def seat_position(game_id: int, user: Any) -> int | None:
-    seat = play.seat_of(play.game_get(game_id), user)
+    seat = selectors.seat_of(selectors.game_get(game_id), user)
     return seat.position if seat is not None else None
 
 
 @database_sync_to_async
 def game_detail(game_id: int, user: Any) -> dict[str, Any]:
-    return reading.game_detail(play.game_get(game_id), user)
+    return reading.game_detail(selectors.game_get(game_id), user)
 
 
 @database_sync_to_async
@@ -453,4 +453,4 @@ def submit_action(game_id: int, user: Any, data: dict[str, Any]) -> dict[str, An
     # The same rate limit as the HTTP endpoint, counted per user in the same cache: a client
     # cannot double its rate by splitting actions between the socket and the API.
     submissions.check_action_rate(user.pk)
-    return play.action_submit(game_id=game_id, user=user, **data)
+    return submissions.action_submit(game_id=game_id, user=user, **data)

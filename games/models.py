@@ -51,7 +51,8 @@ class Profile(models.Model):
 
 
 class Game(models.Model):
-    """One game: lobby settings, status, clock, the seed commitment and the log's version."""
+    """One game: lobby settings, status, clock and the seed commitment (its log's version is
+    on the state row, ``GameSnapshot``, the one row an action updates)."""
 
     class Status(models.TextChoices):
         OPEN = "open"  # in the lobby, taking seats
@@ -85,7 +86,6 @@ class Game(models.Model):
     )
     server_seed = models.CharField(max_length=64, help_text="Secret until the game is over.")
     seed_commitment = models.CharField(max_length=64, help_text="SHA-256 of server_seed (hex).")
-    version = models.PositiveIntegerField(default=0, help_text="Entries in the action log.")
     result = models.JSONField(default=dict, blank=True, help_text="Winner and ranking.")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -112,6 +112,22 @@ class Game(models.Model):
     @property
     def timed(self) -> bool:
         return self.time_control != self.TimeControl.UNTIMED
+
+    @property
+    def version(self) -> int:
+        """Entries in the action log: the state row's version, 0 in the lobby.
+
+        Kept on the state row so that an action updates one row, not two (issue 14). Read from
+        the snapshot joined in (``select_related("snapshot")``, with ``defer("snapshot__state")``
+        where the state itself is not wanted); otherwise this costs one SELECT.
+        """
+        if Game.snapshot.is_cached(self):
+            try:
+                return self.snapshot.version
+            except GameSnapshot.DoesNotExist:
+                return 0
+        found = GameSnapshot.objects.filter(pk=self.pk).values_list("version", flat=True).first()
+        return found or 0
 
 
 class GameSnapshot(models.Model):
@@ -232,14 +248,20 @@ class Deadline(models.Model):
 
     One open row per (game, player) while that player holds the game up; it closes when they
     are no longer waited for. Expiry is claimed by an UPDATE that must change exactly one row,
-    so the per-deadline task and the periodic sweep never both act on it.
+    so the per-deadline task and the periodic sweep never both act on it. A claimed row is
+    ``overdue`` while the server's bot answers for the player (``games.services.driver``), and
+    ``expired`` once the game no longer waits on them.
     """
 
     class Status(models.TextChoices):
         OPEN = "open"
         DONE = "done"  # the player acted in time
-        EXPIRED = "expired"  # claimed: the bot decided for the player
+        OVERDUE = "overdue"  # claimed: the bot answers for the player while they are waited for
+        EXPIRED = "expired"  # the bot decided for the player (or they came back late)
         CANCELLED = "cancelled"  # the game ended, paused or the seat left
+
+    #: The statuses of a row still covering the player's current wait.
+    CURRENT = (Status.OPEN, Status.OVERDUE)
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deadlines")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="deadlines")
@@ -256,8 +278,8 @@ class Deadline(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=("game", "seat"),
-                condition=Q(status="open"),
-                name="games_deadline_one_open_per_seat",
+                condition=Q(status__in=["open", "overdue"]),
+                name="games_deadline_one_current_per_seat",
             ),
         ]
         indexes = [models.Index(fields=("status", "due_at"), name="games_deadline_due")]

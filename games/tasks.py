@@ -11,9 +11,6 @@ import socket
 
 from celery import shared_task
 
-#: Bot steps one task takes before handing the rest to a fresh task (fairness between games).
-BOT_STEPS_PER_TASK = 200
-
 
 @shared_task(name="games.ping")
 def ping(token: str) -> dict[str, object]:
@@ -21,15 +18,20 @@ def ping(token: str) -> dict[str, object]:
     return {"token": token, "pid": os.getpid(), "host": socket.gethostname()}
 
 
+@shared_task(name="games.advance")
+def advance(game_id: int) -> int:
+    """The game's driver: the server answers what the game waits on it for (bots, allied
+    armies' AIs, players out of time); it queues its own sequel after ``STEPS_PER_RUN``."""
+    from games.services import driver
+
+    return driver.advance(game_id)
+
+
 @shared_task(name="games.run_bots")
 def run_bots(game_id: int) -> int:
-    """Let the bots (bot seats, allied armies' AIs) take every decision waiting for them."""
-    from games.services import bots
-
-    taken = bots.bots_play(game_id, limit=BOT_STEPS_PER_TASK)
-    if taken == BOT_STEPS_PER_TASK and bots.bots_waited_for(game_id):
-        run_bots.delay(game_id)
-    return taken
+    """The name ``games.advance`` had before issue 14: messages queued by an older server
+    still run."""
+    return advance(game_id)
 
 
 @shared_task(name="games.deadline_remind")

@@ -72,7 +72,8 @@ class SocketPlayer:
     On every message whose view lists this player as pending (and after each answer to its own
     request) it picks an action and sends it with the expected version. A real client has only
     its view; ``RandomBot`` needs a ``GameState``, so the harness reads it from the database
-    (``play.game_state``) — acceptable only because this is a test harness, and harmless for the
+    (``selectors.game_state``) — acceptable only because this is a test harness, and harmless for
+    the
     hidden-information checks: ``risk.rules.bots.decide`` hands the bot the state redacted for
     this player, and nothing read here is ever sent to the socket.
     """
@@ -152,14 +153,14 @@ class SocketPlayer:
         })  # fmt: skip
 
     def decide(self) -> tuple[dict | None, int]:
-        from games.services import play
+        from games.services import selectors
         from risk.rules import pending_decisions
         from risk.rules.bots import RandomBot, decide
 
-        game = play.game_get(self.game_id)
+        game = selectors.game_get(self.game_id)
         if game.status != "running":
             return None, game.version
-        state = play.game_state(game)  # the test harness's shortcut: see the class docstring
+        state = selectors.game_state(game)  # the test harness's shortcut: see the class docstring
         if self.player not in {d.player for d in pending_decisions(state)}:
             return None, game.version
         return decide(RandomBot(self.rng), state, self.player).to_dict(), game.version

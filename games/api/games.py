@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from config.exceptions import ApplicationError, ConflictError, ErrorSerializer
 from games.models import Game
-from games.services import lobby, play, reading, submissions
+from games.services import lobby, reading, selectors, submissions
 
 ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer,
           404: ErrorSerializer, 409: ErrorSerializer}  # fmt: skip
@@ -88,7 +88,7 @@ class GameDetailApi(APIView):
         responses={200: GAME, 404: ErrorSerializer},
     )
     def get(self, request: Request, game_id: int) -> Response:
-        game = play.game_get(game_id)
+        game = selectors.game_get(game_id)
         return Response(reading.game_detail(game, request.user))
 
 
@@ -113,7 +113,7 @@ class JoinApi(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         data = _valid(self.JoinInput, request)
         lobby.game_join(game_id=game_id, user=request.user, **data)
-        return Response(reading.game_detail(play.game_get(game_id), request.user))
+        return Response(reading.game_detail(selectors.game_get(game_id), request.user))
 
 
 class LeaveApi(APIView):
@@ -143,7 +143,7 @@ class BotsApi(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         lobby.game_fill_with_bots(game_id=game_id, user=request.user)
-        return Response(reading.game_detail(play.game_get(game_id), request.user))
+        return Response(reading.game_detail(selectors.game_get(game_id), request.user))
 
 
 class StartApi(APIView):
@@ -181,7 +181,7 @@ class EventsApi(APIView):
             after_n = after.run_validation(raw)
         except serializers.ValidationError as exc:
             raise serializers.ValidationError({"after": exc.detail}) from exc
-        game = play.game_get(game_id)
+        game = selectors.game_get(game_id)
         return Response(reading.log_for(game, request.user, after_n))
 
 
@@ -227,7 +227,9 @@ class ActionsApi(APIView):
         if not isinstance(request.data, dict):
             raise ApplicationError("expected a JSON object", code="parse_error", field="body")
         submission = submissions.parse_submission(request.data)
-        body = play.action_submit(game_id=game_id, user=request.user, **submission.as_kwargs())
+        body = submissions.action_submit(
+            game_id=game_id, user=request.user, **submission.as_kwargs()
+        )
         return Response(body)
 
 
@@ -241,7 +243,7 @@ class ReplayApi(APIView):
         responses={200: GAME, 404: ErrorSerializer, 409: ErrorSerializer},
     )
     def get(self, request: Request, game_id: int) -> Response:
-        game = play.game_get(game_id)
+        game = selectors.game_get(game_id)
         if game.status != Game.Status.FINISHED:
             raise ConflictError("the replay opens when the game is over", code="not_over")
         return Response(reading.replay(game))

@@ -1,6 +1,6 @@
-"""After a commit: each seat its own view and events over the channel layer, then the bots.
+"""After a commit: each seat its own view and events over the channel layer.
 
-Runs from ``transaction.on_commit``, so nobody is told of an action that rolled back. Each seat
+Runs from ``dispatch`` after the commit, so nobody is told of an action that rolled back. Each seat
 gets a payload built for it (``view_for``/``events_for`` with its own player name); spectators
 get the public view. Group names are defined here once; the consumer joins them.
 
@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games.services.queue import enqueue
 from risk.rules import GameState, events_for, view_for
 
 if TYPE_CHECKING:
@@ -52,8 +51,8 @@ def update_message(
     }
 
 
-def action_committed(committed: Committed, *, kick_bots: bool = True) -> None:
-    """Push the action to every seat and spectator, then queue the bots if one is waited for."""
+def action_committed(committed: Committed) -> None:
+    """Push the action to every seat and spectator (called by ``dispatch`` after the commit)."""
     game = committed.game
     try:
         send = async_to_sync(_send_all)
@@ -66,8 +65,6 @@ def action_committed(committed: Committed, *, kick_bots: bool = True) -> None:
         send([(group, _update(committed, player)) for group, player in messages])
     except Exception:  # the action is committed; a failed push must not turn into an error
         logger.exception("game %s: push of action %s failed", game.pk, committed.log.sequence)
-    if kick_bots and game.status == game.Status.RUNNING:
-        queue_bots(game.pk, committed.after)
 
 
 def _update(committed: Committed, player: str | None) -> dict[str, Any]:
@@ -76,13 +73,6 @@ def _update(committed: Committed, player: str | None) -> dict[str, Any]:
         committed.after, committed.events, player, version=game.version,
         sequence=committed.log.sequence, status=game.status,
     )  # fmt: skip
-
-
-def queue_bots(game_id: int, state: GameState | None = None) -> None:
-    from games.services.bots import bots_waited_for
-
-    if bots_waited_for(game_id, state):
-        enqueue("games.run_bots", game_id)
 
 
 def notice(game_id: int, position: int, message: dict[str, Any]) -> None:

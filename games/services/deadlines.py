@@ -13,12 +13,14 @@ sweep racing the task, a task retried by the broker or one that ran early becaus
 was extended or the game paused, changes nothing and returns False. The database decides; no
 lock is held across the bot's moves.
 
-**Expiry.** The bot (``bots.play_for``) takes every decision the game waits on the player for,
-each in its own transaction like any action (logged with source ``timeout``). The seat's
-consecutive-timeout count goes up and it is marked away; at ``game.max_timeouts`` it leaves
-(``bots.seat_retire``: the rules' leave, its army becomes an allied army). A player who acts
-for themselves starts the count again (``play._after_own_action``). If the rules refuse the
-leave at that moment (mid-battle), the seat stays away and leaves at its next timeout.
+**Expiry** is "claim, mark the seat, kick the driver": one transaction claims the deadline
+(``open`` -> ``overdue``), counts the seat's consecutive timeout and marks it away; after the
+commit the driver (``driver.advance``) takes every decision the game waits on the player for,
+each in its own transaction like any action (logged with source ``timeout``), and the row
+becomes ``expired`` when the game stops waiting on them. At ``game.max_timeouts`` the seat counts
+as having left: the driver answers for it at once and makes it leave as soon as the rules let
+it (mid-battle they refuse; the sweep kicks the driver again each run). A player who acts for
+themselves starts the count again (``play._after_own_action``) and ends the overdue stretch.
 
 The operators' services (pause, resume, extend, replace with AI, end) are in
 ``games.services.operations``; ``reschedule`` and ``on_commit_notice`` here serve both.
@@ -35,74 +37,39 @@ from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games.models import Deadline, Game, Seat
-from games.services import bots, broadcast, clock, notify
+from games.services import broadcast, dispatch, notify
 
 logger = logging.getLogger(__name__)
-
-#: Game steps a timed-out seat waits at most for the rules to let it leave (see ``_retire``).
-RETIRE_STEPS = 200
 
 
 # --- expiry and reminder ----------------------------------------------------------------------
 
 
 def deadline_expire(deadline_id: int) -> bool:
-    """Claim an overdue deadline and let the bot decide for its player; False if not ours."""
+    """Claim an overdue deadline, count the seat's timeout and kick the driver, which decides
+    for the player; False if the claim is not ours (already claimed, extended, paused...)."""
     now = timezone.now()
-    claimed = Deadline.objects.filter(
-        pk=deadline_id,
-        status=Deadline.Status.OPEN,
-        due_at__lte=now,  # a task that fires early (extended, or resumed after a pause) is a no-op
-        game__status=Game.Status.RUNNING,  # a paused game's clock is stopped
-    ).update(status=Deadline.Status.EXPIRED, closed_at=now)
-    if claimed != 1:
-        return False
-    deadline = Deadline.objects.select_related("game", "seat").get(pk=deadline_id)
-    game, seat = deadline.game, deadline.seat
-    # The bot's steps may open a fresh deadline for this seat while the player is still
-    # waited for (the claimed one is closed); it closes again when the bot is done.
-    taken = bots.play_for(game.pk, seat.player)
-    if taken:
-        # Only a decision the bot really took counts: a player whose own move landed between
-        # the claim and here did act in time.
-        Seat.objects.filter(pk=seat.pk).exclude(state=Seat.State.LEFT).update(
+    with transaction.atomic():
+        claimed = Deadline.objects.filter(
+            pk=deadline_id,
+            status=Deadline.Status.OPEN,
+            due_at__lte=now,  # a task that fires early (extended, resumed after a pause): no-op
+            game__status=Game.Status.RUNNING,  # a paused game's clock is stopped
+        ).update(status=Deadline.Status.OVERDUE)
+        if claimed != 1:
+            return False
+        game_id, seat_id = Deadline.objects.values_list("game_id", "seat_id").get(pk=deadline_id)
+        Seat.objects.filter(pk=seat_id).exclude(state=Seat.State.LEFT).update(
             timeouts=F("timeouts") + 1, state=Seat.State.AWAY
         )
-        seat.refresh_from_db(fields=["timeouts", "state"])
-        logger.info("game %s: %s timed out (%s in a row), the bot took %s decisions",
-                    game.pk, seat.player, seat.timeouts, taken)  # fmt: skip
-        if seat.timeouts >= game.max_timeouts and seat.state != Seat.State.LEFT:
-            _retire(game.pk, seat.pk, seat.player)
-    # play_for moves without kicking the bots (so it never races itself); the next decision
-    # may well be a bot's.
-    broadcast.queue_bots(game.pk)
+        transaction.on_commit(lambda: dispatch.kick_driver(game_id))
+    logger.info("game %s: deadline %s expired, the driver answers for seat %s",
+                game_id, deadline_id, seat_id)  # fmt: skip
     return True
-
-
-def _retire(game_id: int, seat_id: int, player: str) -> bool:
-    """The seat leaves as soon as the rules let it.
-
-    Right after the bot's last decision for it the seat is often still in a battle (it was
-    the defender: the attacker rolls next) or a poker hand, and the rules refuse the leave
-    then. So the bots, and the bot for this player, play on, one step at a time, until the
-    leave goes through. If a person must decide first (another player is attacking it), the
-    seat stays away with its timeouts at the limit, and the sweep tries again each run
-    (``deadlines_sweep``) unless the player comes back and acts first. A seat at its limit
-    counts as having left (issue 7), so until the leave is through the bot answers for it at
-    once, without waiting for its next deadline.
-    """
-    for _ in range(RETIRE_STEPS):
-        if bots.seat_retire(game_id, seat_id):
-            return True
-        if bots.play_for(game_id, player, limit=1) or bots.bot_step(game_id):
-            continue
-        break
-    logger.info("game %s: %s cannot leave yet; the sweep retries", game_id, player)
-    return False
 
 
 def deadline_remind(deadline_id: int) -> bool:
@@ -140,8 +107,9 @@ def reminder_notice(deadline: Deadline) -> dict[str, Any]:
 
 
 def deadlines_sweep(*, limit: int = 200) -> dict[str, int]:
-    """The periodic backstop: remind and expire whatever is due and unclaimed, and let leave
-    the seats that reached their timeout limit when the rules refused the leave.
+    """The periodic backstop: remind and expire whatever is due and unclaimed, and kick the
+    driver of every game with an overdue deadline or a seat at its timeout limit (its run may
+    have been lost, or the rules refused the leave last time).
 
     Each candidate goes through the same claim as its task, so the sweep and a task never both
     act. ``limit`` bounds one run (oldest first); the next run takes the rest.
@@ -154,7 +122,8 @@ def deadlines_sweep(*, limit: int = 200) -> dict[str, int]:
         .values_list("pk", flat=True)[:limit]
     )
     to_expire = list(running.filter(due_at__lte=now).values_list("pk", flat=True)[:limit])
-    counts = {"reminded": 0, "expired": 0, "left": 0, "failed": 0}
+    counts = {"reminded": 0, "expired": 0, "kicked": 0, "failed": 0}
+    expired_games = set(Deadline.objects.filter(pk__in=to_expire).values_list("game_id", flat=True))
     for ids, action, key in ((to_remind, deadline_remind, "reminded"),
                              (to_expire, deadline_expire, "expired")):  # fmt: skip
         for deadline_id in ids:
@@ -163,24 +132,26 @@ def deadlines_sweep(*, limit: int = 200) -> dict[str, int]:
             except Exception:  # one broken game must not stop the sweep for the others
                 counts["failed"] += 1
                 logger.exception("sweep: %s of deadline %s failed", key, deadline_id)
-    overdue = Seat.objects.filter(
-        game__status=Game.Status.RUNNING,
-        state=Seat.State.AWAY,
-        timeouts__gte=F("game__max_timeouts"),
-    ).values_list("game_id", "pk", "player")[:limit]
-    for game_id, seat_id, player in overdue:
+    stuck = Game.objects.filter(status=Game.Status.RUNNING).filter(
+        Q(deadlines__status=Deadline.Status.OVERDUE)
+        | Q(seats__state=Seat.State.AWAY, seats__timeouts__gte=F("max_timeouts"))
+    )
+    for game_id in stuck.order_by("pk").values_list("pk", flat=True).distinct()[:limit]:
+        if game_id in expired_games:
+            continue  # its expiry has kicked the driver already
         try:
-            counts["left"] += _retire(game_id, seat_id, player)
+            dispatch.kick_driver(game_id)
+            counts["kicked"] += 1
         except Exception:
             counts["failed"] += 1
-            logger.exception("sweep: seat %s of game %s could not leave", seat_id, game_id)
+            logger.exception("sweep: the driver of game %s could not be queued", game_id)
     return counts
 
 
 def reschedule(deadline_ids: Sequence[int]) -> None:
     """New tasks at the new times; the old ones fire, fail their claim and do nothing."""
     for deadline in Deadline.objects.filter(pk__in=deadline_ids, status=Deadline.Status.OPEN):
-        clock.schedule(deadline)
+        dispatch.schedule(deadline)
 
 
 def on_commit_notice(game: Game, message: dict[str, Any]) -> None:

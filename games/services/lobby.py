@@ -3,7 +3,7 @@
 Before the start a seat is only a row; the rules state is made at ``game_start`` from the seats in
 order, with the seed mixed from the server's secret seed and the players' client seeds
 (``games.services.seeds``). From then on, joining and leaving are rules actions (a late-comer takes
-over an allied army, a leaver's army becomes one) and go through ``play.action_submit``.
+over an allied army, a leaver's army becomes one) and go through ``submissions.action_submit``.
 """
 
 from __future__ import annotations
@@ -21,11 +21,12 @@ from games.models import (
     MAX_SEATS,
     MIN_SEATS,
     NAUTICAL_RISK,
+    ActionLog,
     Game,
     Seat,
     is_reserved_name,
 )
-from games.services import clock, snapshots
+from games.services import clock, dispatch, snapshots
 from games.services.play import Committed, game_lock
 from games.services.seeds import engine_seed
 from risk.rules import Options, new_game
@@ -256,15 +257,15 @@ def game_start(*, game_id: int, user: Any) -> Game:
 
 
 def _started(game: Game, state: Any, seats: list[Seat]) -> None:
-    """The clock and the pushes of a game that has just started (no action is logged)."""
-    from games.models import ActionLog
-    from games.services import broadcast
-
+    """The clock of a game that has just started (no action is logged), and after the commit
+    its first push and the driver (bots may set up first)."""
     opening = ActionLog(game=game, sequence=0, actor="", action={"type": "start"})
-    committed = Committed(game, opening, state, state, [], seats)
-    clock.sync_deadlines(game, clock.waited_for(state), {s.player: s for s in seats},
-                         timezone.now())  # fmt: skip
-    newly = clock.your_turn_mail_seats(game.pk, seats)
-    if newly:
-        transaction.on_commit(lambda: clock.queue_your_turn(game.pk, newly))
-    transaction.on_commit(lambda: broadcast.action_committed(committed))
+    change = clock.sync_deadlines(
+        game, clock.waited_for(state), {s.player: s for s in seats}, timezone.now()
+    )
+    change.started = [s for s in seats if s.player in clock.waited_for(state)]
+    committed = Committed(
+        game, opening, state, state, [], seats, change,
+        server_answers=bool(clock.answered_by_server(game, state, seats)),
+    )  # fmt: skip
+    dispatch.after_commit(committed)

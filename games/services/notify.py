@@ -32,9 +32,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 
-from games.models import Deadline, Game, Profile, Seat
+from games.models import Deadline, Game, GameSnapshot, Profile, Seat
 from games.services import clock, presence, reading
-from games.services.play import game_state
+from games.services.selectors import game_state
 from risk.rules.vocabulary import DecisionKind
 
 logger = logging.getLogger(__name__)
@@ -91,7 +91,7 @@ def seen_everything(game_id: int, user_id: int) -> int:
     """A player closed their last socket on the game: they watched it live until now, so a
     later "your turn" summary starts here (no mail was even queued while they watched: see
     ``clock.your_turn_mail_seats``). The seats updated (one UPDATE)."""
-    version = Game.objects.filter(pk=game_id).values("version")[:1]
+    version = GameSnapshot.objects.filter(pk=game_id).values("version")[:1]
     return Seat.objects.filter(game_id=game_id, user_id=user_id).update(
         last_seen_sequence=Greatest("last_seen_sequence", Subquery(version))
     )

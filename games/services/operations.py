@@ -16,9 +16,10 @@ from django.utils import timezone
 
 from config.exceptions import ApplicationError, ConflictError
 from games.models import BOT_PREFIX, Deadline, Game, Seat
-from games.services import bots, broadcast, clock
+from games.services import clock, dispatch, driver
 from games.services.deadlines import on_commit_notice, reschedule
-from games.services.play import game_lock
+from games.services.play import game_lock, game_seats, locked_state
+from games.services.queue import enqueue
 
 
 def game_pause(game: Game) -> Game:
@@ -51,7 +52,7 @@ def game_resume(game: Game) -> Game:
         game.save(update_fields=["status", "paused_at"])
         pk = game.pk
         transaction.on_commit(lambda: reschedule([d.pk for d in open_rows]))
-        transaction.on_commit(lambda: broadcast.queue_bots(pk))  # a bot may have been waiting
+        transaction.on_commit(lambda: dispatch.kick_driver(pk))  # a bot may have been waiting
         on_commit_notice(game, {"type": "notice", "kind": "resumed", "game": game.pk})
     return game
 
@@ -86,7 +87,7 @@ def seat_replace_with_bot(game: Game, seat: Seat) -> Seat:
 
     In the lobby the seat simply becomes a bot seat. In a running game the rules have no "bot
     takes over a player's army"; what they have is leaving: the army becomes an allied army and
-    the allied armies' AI plays it (``bots.seat_retire``). Refused (409) while the rules refuse
+    the allied armies' AI plays it (``driver.seat_leave``). Refused (409) while the rules refuse
     the leave (the seat is in a battle or poker hand): try again in a moment.
     """
     with transaction.atomic():
@@ -107,15 +108,16 @@ def seat_replace_with_bot(game: Game, seat: Seat) -> Seat:
                 code="not_running",
             )  # fmt: skip
         clock.close_deadlines(game, Deadline.Status.CANCELLED, timezone.now(), seats=[seat.pk])
-        if not bots.seat_retire(game.pk, seat.pk):
+        seats = game_seats(game)
+        seat = next(s for s in seats if s.pk == seat.pk)
+        committed = driver.seat_leave(game, locked_state(game), seat, seats)
+        if committed is None:
             raise ConflictError(
                 f"the rules do not let {seat.player} leave right now (a battle or poker hand "
                 "is under way); try again shortly",
                 code="busy",
             )
-        pk = game.pk
-        transaction.on_commit(lambda: broadcast.queue_bots(pk))
-        seat.refresh_from_db()
+        dispatch.after_commit(committed)
     return seat
 
 
@@ -133,7 +135,7 @@ def game_end(game: Game, reason: str) -> Game:
         game.save(update_fields=["status", "finished_at", "paused_at", "result"])
         clock.close_deadlines(game, Deadline.Status.CANCELLED, now)
         pk = game.pk
-        transaction.on_commit(lambda: clock.queue_game_over(pk))
+        transaction.on_commit(lambda: enqueue("games.notify_game_over", pk))
         on_commit_notice(
             game, {"type": "notice", "kind": "game_over", "game": game.pk, "reason": reason}
         )

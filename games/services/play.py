@@ -1,11 +1,15 @@
-"""Applying one action: the path of design.md section 1, in one transaction per action.
+"""The write path: one action applied and written in the caller's transaction (issue 14).
 
-``action_submit`` (a person over HTTP or a socket) and ``bot_step`` (a bot, an allied army's AI,
-or the bot deciding for a player whose deadline passed) share ``commit_action``: lock the game
-row, check the version, load the state from its snapshot row, call the pure ``apply``, write the
-new state over it, append the log entry, move the clock, commit; then, on commit, push each seat
-its own view and kick the bots. A refusal raises before anything is written, and the transaction
-rolls back whatever was, so state is never half-written.
+``person_action`` (a person, over HTTP or a socket, through ``submissions.action_submit``) and
+the driver (``driver.advance``: bots, allied armies' AIs, players out of time) share
+``commit_action``: with the game row locked and its state row read in the same statement, call
+the pure ``apply``, write the new state and version over the state row, append the log entry
+with its response, move the clock, and return a ``Committed``. A refusal raises before anything
+is written, and the caller's transaction rolls back whatever was, so state is never half-written.
+
+Nothing here happens after the commit: the caller hands the ``Committed`` to
+``dispatch.after_commit`` (pushes, mail, deadline tasks, the driver), which sits above this
+layer, so the write path imports no transport and queues no task.
 """
 
 from __future__ import annotations
@@ -13,12 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config.exceptions import ApplicationError, ConflictError, ForbiddenError, NotFoundError
-from games.models import ActionLog, Game, Seat, is_reserved_name
-from games.services import snapshots
+from games.models import ActionLog, Game, GameSnapshot, Seat, is_reserved_name
+from games.services import clock, snapshots
 from risk.rules import (
     Action,
     GameState,
@@ -39,7 +42,8 @@ NOT_YOURS = frozenset({Refusal.NOT_YOUR_TURN, Refusal.NOT_PLAYING})
 
 @dataclass
 class Committed:
-    """What one applied action left behind, for the caller and the after-commit pushes."""
+    """What one applied action (or the start) left behind: for the caller's answer and for
+    ``dispatch.after_commit``, which acts on it once the transaction has committed."""
 
     game: Game
     log: ActionLog
@@ -47,94 +51,67 @@ class Committed:
     after: GameState
     events: list[dict[str, Any]]
     seats: list[Seat] = field(default_factory=list)
+    #: The clock's work in the same transaction: deadlines opened (their tasks are queued
+    #: after the commit), people the game has started waiting for ("your turn" mail).
+    clock: clock.ClockChange = field(default_factory=clock.ClockChange)
+    #: Whether the server must answer a decision now (a bot's, or a player's out of time).
+    server_answers: bool = False
 
 
-# --- reading ----------------------------------------------------------------------------------
+# --- the lock ---------------------------------------------------------------------------------
 
 
-def game_get(game_id: int) -> Game:
-    game = Game.objects.filter(pk=game_id).first()
+def game_lock(game_id: int) -> Game:
+    """The game row, locked until the transaction ends, with its state row (if it has started)
+    read and locked in the same statement.
+
+    One statement for both rows, and the state row locked too, not merely joined: PostgreSQL
+    re-reads only the locked rows of a ``SELECT ... FOR UPDATE`` that waited for a lock (READ
+    COMMITTED's recheck), so a state row that was only joined would come back as it was before
+    the transaction that held the lock, with the old version, and the version check would pass
+    twice. Every writer takes this one lock, the same two rows in the same order, so two
+    writers never deadlock on them. A game still in the lobby has no state row: its game row
+    alone (a second statement, never on an action's path). SQLite ignores ``FOR UPDATE`` and
+    runs every transaction ``BEGIN IMMEDIATE``, which serialises writers the same way.
+    """
+    snapshot = (
+        GameSnapshot.objects.select_for_update(of=("self", "game"))
+        .select_related("game")
+        .filter(pk=game_id)
+        .first()
+    )
+    if snapshot is not None:
+        game = snapshot.game
+        game.snapshot = snapshot  # the reverse side's cache: ``version`` and the state, no query
+        return game
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
         raise NotFoundError(f"no game {game_id}", field="id")
     return game
-
-
-def game_lock(game_id: int, *, with_state: bool = False) -> Game:
-    """The game row, locked until the transaction ends (PostgreSQL ``SELECT ... FOR UPDATE``;
-    SQLite runs every transaction ``BEGIN IMMEDIATE``, which serialises writers the same way).
-    ``with_state``: its snapshot row comes in the same statement (joined; only the game row is
-    locked, and it guards the snapshot: every writer takes it first)."""
-    rows = Game.objects.select_for_update(of=("self",))
-    if with_state:
-        rows = rows.select_related("snapshot")
-    game = rows.filter(pk=game_id).first()
-    if game is None:
-        raise NotFoundError(f"no game {game_id}", field="id")
-    return game
-
-
-def game_state(game: Game) -> GameState:
-    """The rules state as stored (always read from the database)."""
-    return snapshots.load(game)
 
 
 def locked_state(game: Game) -> GameState:
-    """The state to apply the next action to, the game row being locked (read with it when
-    ``game_lock(with_state=True)`` joined it in)."""
+    """The state to apply the next action to, read with the lock by ``game_lock``."""
     return snapshots.load(game)
 
 
-def seat_of(game: Game, user: Any) -> Seat | None:
-    """The seat ``user`` holds in ``game`` (also one they left), or None."""
-    if user is None or not user.is_authenticated:
-        return None
-    return Seat.objects.filter(game=game, user=user).first()
+def game_seats(game: Game) -> list[Seat]:
+    """The game's seats with their users and profiles (one SELECT)."""
+    return list(game.seats.select_related("user__profile"))
 
 
-# --- submitting -------------------------------------------------------------------------------
+# --- a person's action ------------------------------------------------------------------------
 
 
-def action_submit(
-    *,
-    game_id: int,
-    user: Any,
-    action: Any,
-    expected_version: int,
-    idempotency_key: str | None = None,
-) -> dict[str, Any]:
-    """Apply ``action`` for ``user``; the response body (also stored for idempotent replays).
-
-    Refusals: 400 ``invalid_action`` (malformed) or ``illegal_action`` (the engine's reason),
-    403 ``not_your_decision``, 409 ``stale_version`` (with the current version) or
-    ``not_running``, 404 for an unknown game.
-    """
-    try:
-        with transaction.atomic():
-            game = game_lock(game_id, with_state=True)
-            committed = _submit_locked(game, user, action, expected_version, idempotency_key)
-            return committed.log.response
-    except (ApplicationError, IntegrityError):
-        # Idempotency rides on the log's unique (game, user, key) index, not on a SELECT per
-        # action: a repeat of a request that committed finds the game moved on (409, or the
-        # insert's duplicate key) and gets the first answer back; nothing of it was written.
-        earlier = _earlier_response(game_id, user, idempotency_key) if idempotency_key else None
-        if earlier is None:
-            raise
-        return earlier
-
-
-def _earlier_response(game_id: int, user: Any, key: str) -> dict[str, Any] | None:
-    entry = (
-        ActionLog.objects.filter(game_id=game_id, user=user, idempotency_key=key)
-        .only("response")
-        .first()
-    )
-    return entry.response if entry is not None else None
-
-
-def _submit_locked(
+def person_action(
     game: Game, user: Any, raw: Any, expected_version: int, key: str | None
 ) -> Committed:
+    """Apply ``raw`` (the client's JSON) for ``user`` in ``game``, locked with its state.
+
+    Refusals: 400 ``invalid_action`` (malformed) or ``illegal_action`` (the engine's reason),
+    403 ``not_your_decision`` / ``not_seated``, 409 ``stale_version`` (with the current
+    version) or ``not_running``.
+    """
     check_running(game)
     if expected_version != game.version:
         raise ConflictError(
@@ -143,7 +120,7 @@ def _submit_locked(
             field="expected_version",
             extra={"version": game.version},
         )
-    seats = list(game.seats.select_related("user__profile"))
+    seats = game_seats(game)
     seat = next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
     player = seat.player if seat is not None else user.get_username()
     # Before parsing: a stranger naming a seated player in the action is told they hold no
@@ -170,12 +147,11 @@ def _submit_locked(
     if seat is None:
         seat = _seat_for_newcomer(game, user)
         seats.append(seat)
-    committed = commit_action(
-        game, state, actor=player, action=action, seat=seat, source=ActionLog.Source.PLAYER,
-        user=user, key=key, seats=seats, respond_to=player,
-    )  # fmt: skip
     _after_own_action(seat, action)
-    return committed
+    return commit_action(
+        game, state, actor=player, action=action, seat=seat, source=ActionLog.Source.PLAYER,
+        user=user, key=key, seats=seats, respond_to=player, back=player,
+    )  # fmt: skip
 
 
 def _is_join(raw: Any) -> bool:
@@ -225,7 +201,9 @@ def _seat_for_newcomer(game: Game, user: Any) -> Seat:
 
 def _after_own_action(seat: Seat, action: Action) -> None:
     """A player acting for themselves is back: the timeout count starts again (written only
-    when it changes, which for a player who never timed out is never)."""
+    when it changes, which for a player who never timed out is never). Written before the
+    action so the clock and the driver see the seat as it now is; a refused action rolls the
+    transaction back with it."""
     before = (seat.state, seat.timeouts)
     if isinstance(action, Leave | Concede):
         seat.state = Seat.State.LEFT
@@ -252,9 +230,9 @@ def commit_action(
     source: str,
     user: Any = None,
     key: str | None = None,
-    kick_bots: bool = True,
     seats: list[Seat] | None = None,
     respond_to: str | None = None,
+    back: str | None = None,
 ) -> Committed:
     """Apply and write one action; the caller holds the game row lock inside ``atomic``.
 
@@ -263,43 +241,41 @@ def commit_action(
     ``verify_game`` can re-derive them from the revealed seed. ``respond_to``: the player whose
     answer (version, sequence, the events as they see them) is stored with the entry, for
     idempotent replays. ``seats``: the game's seats with their users, when the caller has them.
+    ``back``: the player who acted for themselves (an overdue deadline of theirs ends).
     """
-    from games.services import broadcast, clock
-
     dice = game_dice(state)
     try:
         after, events = apply(state, action, dice)
     except IllegalAction as exc:
         raise _refusal(exc, waited_for=actor in _waiting_for(state)) from exc
     event_dicts = [e.to_dict() for e in events]
-    game.version += 1
-    snapshots.save(game, after)
+    version = game.version + 1
+    snapshots.save(game, after, version)
     response = {}
     if respond_to is not None:
         response = {
-            "version": game.version,
-            "sequence": game.version,
+            "version": version,
+            "sequence": version,
             "events": events_for(after, event_dicts, respond_to),
         }
     log = ActionLog.objects.create(
-        game=game, sequence=game.version, seat=seat, actor=actor, source=source,
+        game=game, sequence=version, seat=seat, actor=actor, source=source,
         user=user if user is not None and user.is_authenticated else None,
         action=action.to_dict(), events=event_dicts, context=dice.context,
         rolls=[r.as_dict() for r in dice.log], idempotency_key=key or None, response=response,
     )  # fmt: skip
-    fields = ["version"]
     if after.over:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
         game.result = {"winner": after.winner, "ranking": list(after.ranking)}
-        fields += ["status", "finished_at", "result"]
-    game.save(update_fields=fields)
+        game.save(update_fields=["status", "finished_at", "result"])
     if seats is None:
-        seats = list(game.seats.select_related("user__profile"))
-    committed = Committed(game, log, state, after, event_dicts, seats)
-    clock.after_action(committed)
-    transaction.on_commit(lambda: broadcast.action_committed(committed, kick_bots=kick_bots))
-    return committed
+        seats = game_seats(game)
+    change = clock.after_action(game, state, after, seats, back=back)
+    return Committed(
+        game, log, state, after, event_dicts, seats, change,
+        server_answers=bool(clock.answered_by_server(game, after, seats, change.overdue)),
+    )  # fmt: skip
 
 
 def _refusal(exc: IllegalAction, *, waited_for: bool) -> ApplicationError:

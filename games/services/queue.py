@@ -15,7 +15,7 @@ from config.celery import app
 
 
 def enqueue(name: str, *args: Any, eta: datetime | None = None) -> None:
-    """Queue task ``name`` (e.g. ``"games.run_bots"``) with ``args``, at ``eta`` if given."""
+    """Queue task ``name`` (e.g. ``"games.advance"``) with ``args``, at ``eta`` if given."""
     if name not in app.tasks:  # a process that has not loaded the task modules yet
         app.loader.import_default_modules()  # Celery's autodiscovery: each app's tasks.py
     task = app.tasks[name]

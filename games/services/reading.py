@@ -13,7 +13,7 @@ from typing import Any
 from combat import poker
 from games.models import ActionLog, Deadline, Game, Seat
 from games.services import snapshots
-from games.services.play import seat_of
+from games.services.selectors import seat_of
 from risk.rules import action_for, view_for
 from risk.rules.state import GameState
 

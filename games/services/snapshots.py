@@ -27,21 +27,23 @@ def load(game: Game) -> GameState:
 
 
 def create(game: Game, state: GameState) -> None:
-    GameSnapshot.objects.create(
-        game=game, version=game.version, schema_version=SCHEMA_VERSION, state=to_dict(state)
+    """The state row of a game starting now (version 0: no action logged yet)."""
+    game.snapshot = GameSnapshot.objects.create(
+        game=game, version=0, schema_version=SCHEMA_VERSION, state=to_dict(state)
     )
 
 
-def save(game: Game, state: GameState) -> None:
-    """Replace the state (one UPDATE); ``game.version`` is the log entry it follows. A snapshot
-    read in with ``game`` is brought up to date too, so ``load`` never sees the old one."""
+def save(game: Game, state: GameState, version: int) -> None:
+    """Replace the state and the version (one UPDATE: the action path's only one, issue 14);
+    ``version`` is the log entry it follows. A snapshot read in with ``game`` is brought up to
+    date too, so ``load`` and ``game.version`` never see the old one."""
     data = to_dict(state)
     GameSnapshot.objects.filter(pk=game.pk).update(
-        version=game.version, schema_version=SCHEMA_VERSION, state=data
+        version=version, schema_version=SCHEMA_VERSION, state=data
     )
     cached = _joined(game)
     if cached is not None:
-        cached.state, cached.version, cached.schema_version = data, game.version, SCHEMA_VERSION
+        cached.state, cached.version, cached.schema_version = data, version, SCHEMA_VERSION
 
 
 def load_if_started(game: Game) -> GameState | None:

@@ -7,6 +7,9 @@ the cache (Redis when ``REDIS_URL`` is set, so across processes), at the rate
 ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["actions"]`` read on every call. The count uses DRF's
 sliding window and cache key (``throttle_actions_<user id>``), so the figures and the
 ``Retry-After`` a client sees are those of the other rate limits.
+
+``action_submit`` is the entry point both transports call: one transaction around the write
+path (``play.person_action``), then ``dispatch`` after the commit.
 """
 
 from __future__ import annotations
@@ -19,8 +22,11 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
+from django.db import IntegrityError, transaction
 
 from config.exceptions import ApplicationError, ThrottledError
+from games.models import ActionLog
+from games.services import dispatch, play
 
 MAX_KEY_LENGTH = 100
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -33,7 +39,7 @@ class Submission:
     idempotency_key: str | None = None
 
     def as_kwargs(self) -> dict[str, Any]:
-        """The keyword arguments of ``play.action_submit``."""
+        """The keyword arguments of ``action_submit``."""
         return {
             "action": self.action,
             "expected_version": self.expected_version,
@@ -105,3 +111,42 @@ def check_action_rate(user_id: int) -> None:
             wait=wait,
         )
     cache.set(key, [now, *history], seconds)
+
+
+def action_submit(
+    *,
+    game_id: int,
+    user: Any,
+    action: Any,
+    expected_version: int,
+    idempotency_key: str | None = None,
+) -> dict[str, Any]:
+    """Apply ``action`` for ``user``; the response body (also stored for idempotent replays).
+
+    Refusals as ``play.person_action``; 404 for an unknown game. The statements of an action
+    (issue 14): the game row locked with its state row joined, the seats, the state row's
+    UPDATE, the log INSERT with its response, and the transaction's BEGIN and COMMIT.
+    """
+    try:
+        with transaction.atomic():
+            game = play.game_lock(game_id)
+            committed = play.person_action(game, user, action, expected_version, idempotency_key)
+            dispatch.after_commit(committed)
+            return committed.log.response
+    except (ApplicationError, IntegrityError):
+        # Idempotency rides on the log's unique (game, user, key) index, not on a SELECT per
+        # action: a repeat of a request that committed finds the game moved on (409, or the
+        # insert's duplicate key) and gets the first answer back; nothing of it was written.
+        earlier = _earlier_response(game_id, user, idempotency_key) if idempotency_key else None
+        if earlier is None:
+            raise
+        return earlier
+
+
+def _earlier_response(game_id: int, user: Any, key: str) -> dict[str, Any] | None:
+    entry = (
+        ActionLog.objects.filter(game_id=game_id, user=user, idempotency_key=key)
+        .only("response")
+        .first()
+    )
+    return entry.response if entry is not None else None

@@ -1,10 +1,10 @@
 """Playing games in tests: people's decisions taken by the random legal player, bots driven.
 
 ``play_out(game, users)`` plays a running game through the real services: each person's decision
-goes through ``play.action_submit`` (with the expected version, as a client would send it) and
-the bots' through ``bots.bots_play``. It drives the bots itself, so it works whether or not the
-test's transaction lets ``on_commit`` hooks run (with ``transactional_db`` the bots have usually
-answered already and ``bots_play`` finds nothing to do).
+goes through ``submissions.action_submit`` (with the expected version, as a client would send
+it) and the server's through ``driver.step``. It drives the server itself, so it works whether
+or not the test's transaction lets ``on_commit`` hooks run (with ``transactional_db`` the driver
+has usually answered already and ``step`` finds nothing to do).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from config.exceptions import ApplicationError
 from games.models import Game
-from games.services import bots, lobby, play
+from games.services import driver, lobby, selectors, submissions
 from risk.rules import GameState, pending_decisions
 from risk.rules.bots import RandomBot, decide
 
@@ -54,7 +54,7 @@ def person_step(game: Game, user: Any, state: GameState, *, salt: int | str = 0)
         action = decide(RandomBot(rng), state, name).to_dict()
         action.pop("player", None)
         try:
-            return play.action_submit(
+            return submissions.action_submit(
                 game_id=game.pk, user=user, action=action, expected_version=game.version
             )
         except ApplicationError:
@@ -80,14 +80,14 @@ def play_out(
         game.refresh_from_db()
         if game.status != Game.Status.RUNNING:
             return game
-        state = play.game_state(game)
+        state = selectors.game_state(game)
         if until is not None and until(game, state):
             return game
         waiting = [d.player for d in pending_decisions(state)]
         person = next((p for p in waiting if p in people), None)
         if person is not None:
             person_step(game, people[person], state, salt=salt)
-        elif bots.bots_play(game.pk, limit=1) == 0:
+        elif not driver.step(game.pk):
             raise AssertionError(f"game {game.pk} waits for {waiting}, who is not being played")
     raise AssertionError(f"game {game.pk} still running after {max_steps} steps")
 

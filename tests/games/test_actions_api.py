@@ -19,7 +19,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from games.models import ActionLog, Game
-from games.services import lobby, play
+from games.services import lobby, selectors, submissions
 from risk.rules import IllegalAction, apply, game_dice, new_game, sample_action, to_dict
 from risk.rules.actions import Place
 from tests.games.conftest import client_for
@@ -49,7 +49,7 @@ def setting_up(alice, bob, monkeypatch) -> Game:
 def game(setting_up, alice, bob) -> Game:
     """alice and bob's game past the set-up: alice's first turn, reinforcing."""
     game = play_out(setting_up, [alice, bob], until=past_setup)
-    turn = play.game_state(game).turn
+    turn = selectors.game_state(game).turn
     assert turn is not None and (turn.controller, turn.phase) == ("alice", "reinforce")
     return game
 
@@ -71,7 +71,7 @@ def refusal(response, status: int) -> dict[str, Any]:
 
 
 def territory_of(game: Game, owner: str) -> str:
-    state = play.game_state(game)
+    state = selectors.game_state(game)
     return next(name for name, t in sorted(state.territories.items()) if t.owner == owner)
 
 
@@ -82,7 +82,7 @@ def place(game: Game, owner: str, armies: int = 1) -> dict[str, Any]:
 def snapshot(game: Game) -> tuple[dict[str, Any], int, int]:
     """Everything an action could write: the board, the log's length, the game's version."""
     game.refresh_from_db()
-    board = to_dict(play.game_state(game))
+    board = to_dict(selectors.game_state(game))
     return board, ActionLog.objects.filter(game=game).count(), game.version
 
 
@@ -150,7 +150,7 @@ def test_an_action_that_is_not_an_object_is_refused(game, alice):
 
 def test_an_illegal_action_is_refused_with_the_engines_reason_and_rule(game, alice):
     bobs = territory_of(game, "bob")
-    state = play.game_state(game)
+    state = selectors.game_state(game)
     with pytest.raises(IllegalAction) as refused:
         apply(state, Place("alice", bobs, 1), game_dice(state))
     engine = refused.value
@@ -283,7 +283,7 @@ def test_a_repeated_key_wins_over_a_different_action_sent_with_it(game, alice):
 
 def test_the_same_key_from_another_player_is_their_own(setting_up, alice, bob):
     game = setting_up
-    alices = play.action_submit(
+    alices = submissions.action_submit(
         game_id=game.pk, user=alice, action=_arrangement(game, "alice"), expected_version=0,
         idempotency_key="first-move",
     )  # fmt: skip
@@ -299,7 +299,7 @@ def test_the_same_key_from_another_player_is_their_own(setting_up, alice, bob):
 
 def _arrangement(game: Game, player: str) -> dict[str, Any]:
     """A legal set-up for ``player``, picked by the random player."""
-    return sample_action(play.game_state(game), player, random.Random(0)).to_dict()
+    return sample_action(selectors.game_state(game), player, random.Random(0)).to_dict()
 
 
 # --- The log -----------------------------------------------------------------------------------

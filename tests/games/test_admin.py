@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Deadline, Game, Seat
+from games.services import selectors
 from tests.games import test_deadlines as shared
 from tests.games.conftest import PASSWORD
 from tests.games.test_deadlines import START, open_deadline, started
@@ -166,9 +167,8 @@ def test_replace_a_seat_with_the_ai_through_the_admin(admin_client, game, commit
     assert "Replaced with the AI: 1" in response.content.decode()
     seat.refresh_from_db()
     assert seat.state == Seat.State.LEFT
-    from games.services import play
 
-    assert play.game_state(game).seat("bob").player is None
+    assert selectors.game_state(game).seat("bob").player is None
 
 
 def test_the_game_form_edits_only_its_few_fields(admin_client, game):

@@ -14,8 +14,8 @@ from channels.db import database_sync_to_async
 from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 
-from games.models import Game, Seat
-from games.services import lobby, play, presence
+from games.models import GameSnapshot, Seat
+from games.services import lobby, presence, selectors, submissions
 from risk.rules.bots import RandomBot, decide
 from tests.sockets import SocketPlayer, game_socket, hidden_keys, session_cookie
 
@@ -44,13 +44,13 @@ def start_game(*users, options: dict[str, Any] | None = None) -> int:
 
 def legal_move(game_id: int, player: str, seed: object = 0) -> tuple[dict[str, Any], int]:
     """A legal action for ``player`` now, and the version to expect."""
-    game = play.game_get(game_id)
-    state = play.game_state(game)
+    game = selectors.game_get(game_id)
+    state = selectors.game_state(game)
     return decide(RandomBot(random.Random(str(seed))), state, player).to_dict(), game.version
 
 
 def true_state(game_id: int):
-    return play.game_state(play.game_get(game_id))
+    return selectors.game_state(selectors.game_get(game_id))
 
 
 def token_of(user) -> str:
@@ -101,7 +101,7 @@ async def test_a_seated_player_gets_the_state_with_their_own_hand(alice, bob):
 async def test_a_spectator_sees_no_hand_no_deck_and_no_seed(alice, bob, carol):
     game_id = await database_sync_to_async(start_game)(alice, bob)
     state = await database_sync_to_async(true_state)(game_id)
-    server_seed = (await database_sync_to_async(play.game_get)(game_id)).server_seed
+    server_seed = (await database_sync_to_async(selectors.game_get)(game_id)).server_seed
     anonymous = game_socket(game_id)
     signed_in = game_socket(game_id, cookie=await database_sync_to_async(session_cookie)(carol))
 
@@ -159,7 +159,7 @@ async def test_a_signed_in_socket_is_present_until_it_closes(alice, bob):
     assert await sync_to_async(presence.presence_is_connected)(game_id, alice.pk)
     assert not await sync_to_async(presence.presence_is_connected)(game_id, bob.pk)
     await database_sync_to_async(
-        lambda: Game.objects.filter(pk=game_id).update(version=5)  # as if 5 actions passed
+        lambda: GameSnapshot.objects.filter(pk=game_id).update(version=5)  # as if 5 actions
     )()
     await alice_socket.disconnect()
     assert not await sync_to_async(presence.presence_is_connected)(game_id, alice.pk)
@@ -302,7 +302,7 @@ async def test_a_server_fault_is_a_500_error_message_and_the_socket_stays_open(
     def broken(**kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(play, "action_submit", broken)
+    monkeypatch.setattr(submissions, "action_submit", broken)
     game_id = await database_sync_to_async(start_game)(alice, bob)
     socket = game_socket(game_id, token=await database_sync_to_async(token_of)(alice))
     await connected(socket)
@@ -346,7 +346,7 @@ async def test_a_late_comer_who_joins_over_the_socket_hears_their_seat_from_then
     game_id = await database_sync_to_async(start_game)(alice, bob)
     for player, user in (("alice", alice), ("bob", bob)):  # the set-up: both arrange
         action, version = await database_sync_to_async(legal_move)(game_id, player)
-        await database_sync_to_async(play.action_submit)(
+        await database_sync_to_async(submissions.action_submit)(
             game_id=game_id, user=user, action=action, expected_version=version
         )
     socket = game_socket(game_id, token=await database_sync_to_async(token_of)(carol))
@@ -373,7 +373,7 @@ async def test_a_late_comer_who_joins_over_the_socket_hears_their_seat_from_then
     pending = (await database_sync_to_async(true_state)(game_id)).turn.controller
     user = {"alice": alice, "bob": bob, "carol": carol}[pending]
     action, version = await database_sync_to_async(legal_move)(game_id, pending)
-    await database_sync_to_async(play.action_submit)(
+    await database_sync_to_async(submissions.action_submit)(
         game_id=game_id, user=user, action=action, expected_version=version
     )
     update = await socket.receive_json_from(timeout=5)
@@ -406,7 +406,7 @@ async def test_nothing_bob_receives_shows_alices_cards_the_deck_order_or_the_see
     alice, bob, carol
 ):
     game_id = await database_sync_to_async(start_game)(alice, bob, carol)
-    server_seed = (await database_sync_to_async(play.game_get)(game_id)).server_seed
+    server_seed = (await database_sync_to_async(selectors.game_get)(game_id)).server_seed
     players = [
         SocketPlayer(user, game_id, token=await database_sync_to_async(token_of)(user), seed=n)
         for n, user in enumerate((alice, bob, carol))

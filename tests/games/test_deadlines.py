@@ -20,7 +20,17 @@ from config.celery import app as celery_app
 from config.exceptions import ApplicationError, ConflictError
 from games import tasks
 from games.models import ActionLog, Deadline, Game, Seat
-from games.services import broadcast, clock, deadlines, lobby, operations, play
+from games.services import (
+    broadcast,
+    clock,
+    deadlines,
+    dispatch,
+    driver,
+    lobby,
+    operations,
+    selectors,
+    submissions,
+)
 from risk.rules import pending_decisions
 from risk.rules.bots import RandomBot, decide
 
@@ -89,7 +99,7 @@ def waiting(game: Game) -> set[str]:
     game.refresh_from_db()
     if game.status != Game.Status.RUNNING:
         return set()
-    return set(clock.waited_for(play.game_state(game)))
+    return set(clock.waited_for(selectors.game_state(game)))
 
 
 def move(commits, game: Game, user, *, salt: int = 0) -> dict[str, Any]:
@@ -97,13 +107,13 @@ def move(commits, game: Game, user, *, salt: int = 0) -> dict[str, Any]:
     name = user.get_username()
     for attempt in range(30):
         game.refresh_from_db()
-        state = play.game_state(game)
+        state = selectors.game_state(game)
         action = decide(RandomBot(random.Random(f"{salt}:{game.version}:{attempt}")), state, name)
         body = action.to_dict()
         body.pop("player")
         try:
             with commits():
-                return play.action_submit(
+                return submissions.action_submit(
                     game_id=game.pk, user=user, action=body, expected_version=game.version
                 )
         except ApplicationError:
@@ -166,11 +176,11 @@ def test_the_sweep_reminds_once_past_80_percent(alice, commits, frozen, monkeypa
     deadline = open_deadline(game, alice)
 
     frozen.shift(timedelta(minutes=3, seconds=59))
-    assert sweep(commits) == {"reminded": 0, "expired": 0, "left": 0, "failed": 0}
+    assert sweep(commits) == {"reminded": 0, "expired": 0, "kicked": 0, "failed": 0}
     assert mail.outbox == []
 
     frozen.shift(timedelta(seconds=2))  # 4:01, past 80%
-    assert sweep(commits) == {"reminded": 1, "expired": 0, "left": 0, "failed": 0}
+    assert sweep(commits) == {"reminded": 1, "expired": 0, "kicked": 0, "failed": 0}
     assert len(mail.outbox) == 1
     reminder = mail.outbox[0]
     assert reminder.to == ["alice@example.org"]
@@ -194,7 +204,7 @@ def test_the_sweep_reminds_once_past_80_percent(alice, commits, frozen, monkeypa
     ]
 
     frozen.shift(timedelta(seconds=30))
-    assert sweep(commits) == {"reminded": 0, "expired": 0, "left": 0, "failed": 0}
+    assert sweep(commits) == {"reminded": 0, "expired": 0, "kicked": 0, "failed": 0}
     assert len(mail.outbox) == 1
     assert deadlines.deadline_remind(deadline.pk) is False  # the task, late: claimed already
     assert len(notices) == 1
@@ -235,7 +245,7 @@ def test_past_due_the_sweep_claims_the_deadline_and_the_bot_decides(alice, commi
     assert waiting(game) == {"alice"}
 
     frozen.shift(JUST_PAST_DUE)
-    assert sweep(commits) == {"reminded": 0, "expired": 1, "left": 0, "failed": 0}
+    assert sweep(commits) == {"reminded": 0, "expired": 1, "kicked": 0, "failed": 0}
 
     deadline.refresh_from_db()
     assert deadline.status == Deadline.Status.EXPIRED
@@ -271,6 +281,69 @@ def test_expiry_is_claimed_exactly_once(alice, commits, frozen):
     assert sweep(commits)["expired"] == 0 or open_deadline(game, alice) is None
 
 
+def test_expiry_claims_marks_the_seat_and_kicks_the_driver_which_answers_for_the_player(
+    alice, commits, frozen, monkeypatch
+):
+    """Issue 14: the expiry itself takes no decision. It claims the deadline (now overdue),
+    counts the timeout and queues the driver; the driver then answers for alice until the game
+    stops waiting on her, and the row becomes expired."""
+    game = started(commits, alice)
+    deadline = open_deadline(game, alice)
+    kicked: list[int] = []
+    monkeypatch.setattr(dispatch, "kick_driver", kicked.append)
+    frozen.shift(JUST_PAST_DUE)
+
+    with commits():
+        assert deadlines.deadline_expire(deadline.pk) is True
+
+    assert kicked == [game.pk]
+    deadline.refresh_from_db()
+    assert deadline.status == Deadline.Status.OVERDUE
+    seat = Seat.objects.get(game=game, player="alice")
+    assert (seat.timeouts, seat.state) == (1, Seat.State.AWAY)
+    assert not ActionLog.objects.filter(game=game, source=ActionLog.Source.TIMEOUT).exists()
+    assert driver.wanted(game.pk) is True
+    monkeypatch.undo()
+
+    with commits():
+        taken = driver.advance(game.pk)
+
+    timed_out = ActionLog.objects.filter(game=game, source=ActionLog.Source.TIMEOUT)
+    assert timed_out.count() >= 1 and set(timed_out.values_list("actor", flat=True)) == {"alice"}
+    assert taken >= timed_out.count()  # the bots' replies count too
+    deadline.refresh_from_db()
+    assert (deadline.status, deadline.closed_at) == (Deadline.Status.EXPIRED, START + JUST_PAST_DUE)
+    # No deadline opened for alice while the bot answered for her: at most the one of her
+    # next wait, opened after the stretch ended.
+    later = Deadline.objects.filter(game=game, seat=seat).exclude(pk=deadline.pk)
+    assert later.count() == (1 if "alice" in waiting(game) else 0)
+
+
+def test_a_player_back_while_overdue_ends_the_stretch_and_gets_a_fresh_deadline(
+    alice, commits, frozen
+):
+    """The expiry is claimed but the driver has not run yet (its task is queued): alice acts
+    herself first. Her count starts again, the overdue row expires, the driver has nothing to
+    do for her, and while the game still waits on her she has a fresh allowance."""
+    game = started(commits, alice)
+    deadline = open_deadline(game, alice)
+    frozen.shift(JUST_PAST_DUE)
+    assert deadlines.deadline_expire(deadline.pk) is True  # outside commits(): not kicked
+    assert Deadline.objects.get(pk=deadline.pk).status == Deadline.Status.OVERDUE
+
+    move(commits, game, alice)
+
+    deadline.refresh_from_db()
+    assert deadline.status == Deadline.Status.EXPIRED
+    seat = Seat.objects.get(game=game, player="alice")
+    assert (seat.timeouts, seat.state) == (0, Seat.State.ACTIVE)
+    assert not ActionLog.objects.filter(game=game, source=ActionLog.Source.TIMEOUT).exists()
+    if "alice" in waiting(game):
+        fresh = open_deadline(game, alice)
+        assert fresh is not None and fresh.due_at == START + JUST_PAST_DUE + ALLOWANCE
+        assert driver.step(game.pk) is False  # the game waits on alice herself again
+
+
 def test_an_expiry_task_that_runs_before_the_due_time_does_nothing(alice, commits, frozen):
     game = started(commits, alice)
     deadline = open_deadline(game, alice)
@@ -291,7 +364,7 @@ def test_the_expire_and_remind_tasks_call_the_services(alice, commits, frozen):
         assert tasks.deadline_expire.apply((deadline.pk,)).get() is True
     frozen.shift(JUST_PAST_DUE)
     counts = tasks.sweep_deadlines.apply().get()
-    assert set(counts) == {"reminded", "expired", "left", "failed"}
+    assert set(counts) == {"reminded", "expired", "kicked", "failed"}
 
 
 def test_after_max_timeouts_in_a_row_the_seat_leaves_and_its_army_is_allied(
@@ -323,7 +396,7 @@ def test_after_max_timeouts_in_a_row_the_seat_leaves_and_its_army_is_allied(
     # Usually exactly 2; one more when the rules refused the leave (alice defending against
     # bob) and alice came up again before bob finished the battle.
     assert seat.timeouts >= 2
-    state = play.game_state(game)
+    state = selectors.game_state(game)
     army = state.seat("alice")
     assert army.player is None  # an allied army now, played by the AI
     assert army.actor == "ai:alice"
@@ -339,12 +412,12 @@ def test_the_sweep_lets_a_seat_at_its_timeout_limit_leave_when_the_rules_allow(a
     Seat.objects.filter(game=game, player="alice").update(timeouts=2, state=Seat.State.AWAY)
     Seat.objects.filter(game=game, player="bob").update(timeouts=1, state=Seat.State.AWAY)
 
-    assert sweep(commits) == {"reminded": 0, "expired": 0, "left": 1, "failed": 0}
+    assert sweep(commits) == {"reminded": 0, "expired": 0, "kicked": 1, "failed": 0}
 
     assert Seat.objects.get(game=game, player="alice").state == Seat.State.LEFT
     assert Seat.objects.get(game=game, player="bob").state == Seat.State.AWAY  # under the limit
-    assert play.game_state(game).seat("alice").player is None
-    assert sweep(commits)["left"] == 0
+    assert selectors.game_state(game).seat("alice").player is None
+    assert sweep(commits)["kicked"] == 0
 
 
 def test_acting_yourself_resets_the_timeouts(alice, commits, frozen):
@@ -375,19 +448,19 @@ def test_pause_stops_expiry_and_resume_shifts_deadlines_by_the_paused_time(
     game.refresh_from_db()
     assert (game.status, game.paused_at) == (Game.Status.PAUSED, START + timedelta(minutes=2))
     with pytest.raises(ConflictError) as refused:
-        play.action_submit(
+        submissions.action_submit(
             game_id=game.pk, user=alice, action={"type": "end_turn"}, expected_version=game.version
         )
     assert refused.value.code == "not_running"
 
     frozen.shift(timedelta(minutes=30))
-    assert sweep(commits) == {"reminded": 0, "expired": 0, "left": 0, "failed": 0}
+    assert sweep(commits) == {"reminded": 0, "expired": 0, "kicked": 0, "failed": 0}
     assert deadlines.deadline_expire(deadline.pk) is False
     deadline.refresh_from_db()
     assert deadline.status == Deadline.Status.OPEN
 
     scheduled = []
-    monkeypatch.setattr(clock, "schedule", lambda d: scheduled.append((d.pk, d.due_at)))
+    monkeypatch.setattr(dispatch, "schedule", lambda d: scheduled.append((d.pk, d.due_at)))
     with commits():
         operations.game_resume(game)
     assert scheduled == [(deadline.pk, START + ALLOWANCE + timedelta(minutes=30))]
@@ -418,7 +491,7 @@ def test_extending_a_deadline_moves_it_and_rearms_the_reminder(alice, commits, f
     frozen.shift(timedelta(minutes=4, seconds=30))
     assert sweep(commits)["reminded"] == 1
     scheduled = []
-    monkeypatch.setattr(clock, "schedule", lambda d: scheduled.append((d.pk, d.due_at)))
+    monkeypatch.setattr(dispatch, "schedule", lambda d: scheduled.append((d.pk, d.due_at)))
 
     with commits():
         operations.deadline_extend(deadline, timedelta(hours=1))
@@ -429,9 +502,9 @@ def test_extending_a_deadline_moves_it_and_rearms_the_reminder(alice, commits, f
     assert deadline.reminded_at is None  # a fresh warning before the new time
 
     frozen.shift(timedelta(minutes=1))  # past the old due time
-    assert sweep(commits) == {"reminded": 0, "expired": 0, "left": 0, "failed": 0}
+    assert sweep(commits) == {"reminded": 0, "expired": 0, "kicked": 0, "failed": 0}
     frozen.shift(timedelta(hours=1))
-    assert sweep(commits) == {"reminded": 0, "expired": 1, "left": 0, "failed": 0}
+    assert sweep(commits) == {"reminded": 0, "expired": 1, "kicked": 0, "failed": 0}
 
 
 def test_only_an_open_deadline_extends_and_only_forwards(alice, commits, frozen):
@@ -456,9 +529,9 @@ def test_replacing_a_running_seat_with_the_ai_makes_it_an_allied_army(alice, bob
         operations.seat_replace_with_bot(game, seat)
     seat.refresh_from_db()
     assert seat.state == Seat.State.LEFT
-    assert play.game_state(game).seat("bob").player is None
+    assert selectors.game_state(game).seat("bob").player is None
     assert Deadline.objects.get(game=game, seat=seat).status == Deadline.Status.CANCELLED
-    assert "bob" not in {d.player for d in pending_decisions(play.game_state(game))}
+    assert "bob" not in {d.player for d in pending_decisions(selectors.game_state(game))}
     with pytest.raises(ConflictError):
         operations.seat_replace_with_bot(game, seat)
 
@@ -482,7 +555,7 @@ def test_ending_a_game_cancels_its_deadlines(alice, bob, commits, frozen):
     assert game.result == {"ended_by": "admin", "reason": "abandoned"}
     assert set(Deadline.objects.filter(game=game).values_list("status", flat=True)) == {"cancelled"}
     frozen.shift(timedelta(hours=1))
-    assert sweep(commits) == {"reminded": 0, "expired": 0, "left": 0, "failed": 0}
+    assert sweep(commits) == {"reminded": 0, "expired": 0, "kicked": 0, "failed": 0}
     with pytest.raises(ConflictError):
         operations.game_end(game, "again")
 
@@ -521,7 +594,7 @@ def test_the_embedded_sweeper_sweeps_periodically_and_starts_once(monkeypatch):
         calls.append(1)
         if len(calls) >= 2:
             swept.set()
-        return {"reminded": 0, "expired": 0, "left": 0, "failed": 0}
+        return {"reminded": 0, "expired": 0, "kicked": 0, "failed": 0}
 
     monkeypatch.setattr(deadlines, "deadlines_sweep", fake_sweep)
     monkeypatch.setattr(deadlines, "close_old_connections", lambda: None)

@@ -26,7 +26,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.models import ActionLog, Game
-from games.services import lobby, play
+from games.services import lobby, selectors
 from risk.rules.bots import BotView, RandomBot, redacted_state
 from risk.rules.engine import legal_actions
 from risk.rules.state import AI_PREFIX, ROUND_LIMIT
@@ -111,7 +111,7 @@ class BotClient:
         # the view alone is the AI issue's job.
         game = Game.objects.get(pk=self.game_id)
         assert game.version == detail["version"]
-        state = redacted_state(play.game_state(game), self.name)
+        state = redacted_state(selectors.game_state(game), self.name)
         view = BotView(self.name, detail["view"], state)
         return RandomBot(self.rng).decide(view, legal_actions(state, self.name)).to_dict()
 

@@ -25,7 +25,7 @@ from django.db import transaction
 from rest_framework.test import APIClient
 
 from games.models import ActionLog, Game, GameSnapshot
-from games.services import lobby, play
+from games.services import lobby, selectors
 from risk.rules import GameState, legal_actions
 from tests.games.conftest import client_for, make_user
 from tests.games.helpers import play_out, start_game
@@ -204,7 +204,7 @@ def assert_view_hides(view: dict[str, Any], state: GameState, viewer_seat: str |
 
 @pytest.mark.django_db
 def test_each_reader_sees_only_their_own_cards(table, alice, bob, carol):
-    state = play.game_state(table)
+    state = selectors.game_state(table)
     assert state.seat("alice").risk_cards and hidden_poker_cards(state, "alice")
     hand = state.contest.hand
     assert "alice" in [s.player for s in hand.seats]
@@ -301,7 +301,7 @@ def test_refusals_tell_nothing_of_others_cards(table, alice, bob, carol):
         and s.turn.controller == "bob" and s.turn.phase == "reinforce" and s.battle is None
         and s.contest is None and len(s.seat("alice").risk_cards) >= 2,
     )  # fmt: skip
-    state = play.game_state(game)
+    state = selectors.game_state(game)
     alice_risk = list(state.seat("alice").risk_cards)
     alice_poker = sorted(hidden_poker_cards(state, "alice"))
     deck = [c for c in state.risk_deck.draw if c != "wild"][:3]
@@ -366,7 +366,7 @@ def test_a_leaver_loses_sight_of_their_old_army_and_a_late_comer_gains_it(table,
 
     left = post(bob, game, {"type": "leave"})
     assert left["events"][0]["type"] == "left"
-    state = play.game_state(game)
+    state = selectors.game_state(game)
     assert state.seat("bob").player is None  # an allied army now, its cards with it
     detail = get(bob, f"/api/games/{game.pk}")
     assert detail["you"]["state"] == "left" and detail["view"]["you"] is None
@@ -378,7 +378,7 @@ def test_a_leaver_loses_sight_of_their_old_army_and_a_late_comer_gains_it(table,
     drawn = next(e for e in joined["events"] if e["type"] == "cards_drawn")
     assert drawn["cards"]  # dave sees the cards his army was dealt on joining
 
-    state = play.game_state(game)
+    state = selectors.game_state(game)
     assert state.seat("bob").player == "dave"
     assert_view_hides(get(dave, f"/api/games/{game.pk}")["view"], state, "bob")
     assert_view_hides(get(bob, f"/api/games/{game.pk}")["view"], state, None)
@@ -404,7 +404,7 @@ def test_the_end_reveals_the_seeds(alice, bob):
     game = start_game(alice, 2, others=[bob], options={"win": "round-limit", "round_limit": 1},
                       client_seeds={"bob": CAROL_SEED})  # fmt: skip
     engine = GameSnapshot.objects.get(pk=game.pk).state["seed"]
-    assert_view_hides(get(bob, f"/api/games/{game.pk}")["view"], play.game_state(game), "bob")
+    assert_view_hides(get(bob, f"/api/games/{game.pk}")["view"], selectors.game_state(game), "bob")
     game = play_out(game, [alice, bob])
     assert game.status == Game.Status.FINISHED
 

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 
-from games.models import Game, Seat
+from games.models import Game, GameSnapshot, Seat
 from games.services import lobby, notify, operations, presence, reading
 from tests.conftest import ROOT
 from tests.games import test_deadlines as shared
@@ -294,7 +294,7 @@ def test_closing_the_last_socket_marks_everything_seen(alice, bob, commits):
     game = new_game(alice, others=[bob])
     with commits():
         lobby.game_start(game_id=game.pk, user=alice)
-    Game.objects.filter(pk=game.pk).update(version=7)
+    GameSnapshot.objects.filter(pk=game.pk).update(version=7)
     seat = Seat.objects.get(game=game, player="alice")
     assert seat.last_seen_sequence < 7
     assert notify.seen_everything(game.pk, alice.pk) == 1

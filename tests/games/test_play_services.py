@@ -8,7 +8,7 @@ import hmac
 import pytest
 
 from games.models import ActionLog, Game, Seat
-from games.services import bots, lobby, play
+from games.services import driver, lobby, operations, selectors
 from games.services.seeds import engine_seed
 from risk.rules import pending_decisions
 
@@ -24,7 +24,7 @@ def test_it_leaves_only_alices_arrangement_pending_once_the_bots_have_answered(a
     game = _started_with_bots(alice, 3)
 
     game.refresh_from_db()
-    state = play.game_state(game)
+    state = selectors.game_state(game)
     assert [(d.player, d.kind) for d in pending_decisions(state)] == [("alice", "arrange")]
     arranged = ActionLog.objects.filter(game=game).order_by("sequence")
     assert [(e.actor, e.source, e.action["type"]) for e in arranged] == [
@@ -42,13 +42,13 @@ def test_a_seat_that_retires_becomes_an_allied_army_and_the_bots_finish_the_game
     game = _started_with_bots(alice, 3, win="round-limit", round_limit=2)
     seat = Seat.objects.get(game=game, player="alice")
 
-    assert bots.seat_retire(game.pk, seat.pk) is True
+    assert operations.seat_replace_with_bot(game, seat).state == Seat.State.LEFT
 
     game.refresh_from_db()
     seat.refresh_from_db()
     assert seat.state == Seat.State.LEFT
     assert game.status == Game.Status.FINISHED
-    state = play.game_state(game)
+    state = selectors.game_state(game)
     assert state.seat("alice").player is None  # the army stays, nobody plays it
     assert state.over and state.round == 3  # the round after the limit never starts
     log = ActionLog.objects.filter(game=game)
@@ -62,12 +62,12 @@ def test_a_seat_that_retires_becomes_an_allied_army_and_the_bots_finish_the_game
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_bot_step_with_nobody_waiting_changes_nothing(alice, bob):
+def test_a_driver_step_with_nobody_waiting_on_the_server_changes_nothing(alice, bob):
     game = lobby.game_create(creator=alice, seats=2)
     lobby.game_join(game_id=game.pk, user=bob)
     lobby.game_start(game_id=game.pk, user=alice)
 
-    assert bots.bot_step(game.pk) is False  # only people are waited for (their arrangements)
+    assert driver.step(game.pk) is False  # only people are waited for (their arrangements)
     game.refresh_from_db()
     assert game.version == 0
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from config.exceptions import ApplicationError
 from games.models import ActionLog, GameSnapshot
-from games.services import play, snapshots
+from games.services import selectors, snapshots, submissions
 from risk.rules import to_dict
 from tests.games.helpers import person_step, start_game
 
@@ -20,7 +20,7 @@ def test_the_start_writes_the_state_row_and_each_action_replaces_it(alice):
     game = start_game(alice, 3)
     row = GameSnapshot.objects.get(pk=game.pk)
     assert (row.schema_version, row.state["version"]) == (2, 2)
-    state = play.game_state(game)
+    state = selectors.game_state(game)
     person_step(game, alice, state)
     game.refresh_from_db()
     row.refresh_from_db()
@@ -33,7 +33,7 @@ def test_a_refused_action_leaves_the_row_as_it_was(alice):
     game = start_game(alice, 3)
     before = GameSnapshot.objects.get(pk=game.pk)
     with pytest.raises(ApplicationError):
-        play.action_submit(
+        submissions.action_submit(
             game_id=game.pk, user=alice, action={"type": "nonsense"}, expected_version=game.version
         )
     after = GameSnapshot.objects.get(pk=game.pk)
@@ -51,7 +51,7 @@ def test_a_lobby_game_has_no_state_yet(alice):
 
 def test_the_admin_board_is_the_public_view_while_the_game_runs(alice, client, django_user_model):
     game = start_game(alice, 3)
-    state = play.game_state(game)
+    state = selectors.game_state(game)
     root = django_user_model.objects.create_superuser("root", "root@example.org", "x" * 20)
     client.force_login(root)
     html = client.get(reverse("admin:games_gamesnapshot_change", args=[game.pk])).content.decode()
@@ -61,32 +61,33 @@ def test_the_admin_board_is_the_public_view_while_the_game_runs(alice, client, d
 
 
 def test_an_action_reads_and_writes_the_state_row_once_and_never_selects_the_log(alice):
-    """The action path's statements (issue 14): the game row locked with its state row joined,
-    the seats, one UPDATE of the state row, the log INSERT with its response, the game's
-    version; idempotency needs no SELECT (the unique index answers a repeat)."""
+    """The action path's six statements (issue 14): BEGIN, the game row locked with its state
+    row joined, the seats, one UPDATE of the state row (state and version), the log INSERT with
+    its response, COMMIT (inside the test's own transaction, a SAVEPOINT and its RELEASE); the
+    game row is not written, and idempotency needs no SELECT (the unique index answers a
+    repeat)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     from risk.rules.bots import RandomBot, decide
 
     game = start_game(alice, 3)
-    action = decide(RandomBot(random.Random(1)), play.game_state(game), "alice")
+    action = decide(RandomBot(random.Random(1)), selectors.game_state(game), "alice")
     body = {k: v for k, v in action.to_dict().items() if k != "player"}
     with CaptureQueriesContext(connection) as queries:
-        first = play.action_submit(
+        first = submissions.action_submit(
             game_id=game.pk, user=alice, action=body, expected_version=0, idempotency_key="k"
         )
     statements = [q["sql"].split()[0] + " " + _table(q["sql"]) for q in queries.captured_queries]
     assert statements == [
         "SAVEPOINT -",
-        "SELECT games_game",  # FOR UPDATE, the snapshot joined
+        "SELECT games_gamesnapshot",  # FOR UPDATE of it and of the game row (joined)
         "SELECT games_seat",
         "UPDATE games_gamesnapshot",
         "INSERT games_actionlog",
-        "UPDATE games_game",
         "RELEASE -",
     ]
-    again = play.action_submit(
+    again = submissions.action_submit(
         game_id=game.pk, user=alice, action=body, expected_version=0, idempotency_key="k"
     )
     assert again == first and ActionLog.objects.filter(game=game).count() == 1

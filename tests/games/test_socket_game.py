@@ -14,7 +14,7 @@ from rest_framework.authtoken.models import Token
 
 from combat.dice import commitment_of
 from games.models import Game
-from games.services import lobby, play
+from games.services import lobby, selectors
 from tests.sockets import SocketPlayer, hidden_keys
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -66,7 +66,7 @@ async def test_four_bots_play_a_whole_game_over_their_sockets(alice, bob, carol,
     await asyncio.wait_for(asyncio.gather(*(p.play() for p in players)), timeout=600)
     elapsed = time.monotonic() - started
 
-    game = await database_sync_to_async(play.game_get)(game_id)
+    game = await database_sync_to_async(selectors.game_get)(game_id)
     assert game.status == "finished", f"not over after {elapsed:.0f}s"
     assert sorted(game.result["ranking"]) == ["alice", "bob", "carol", "dave"]
     assert game.result["winner"] == game.result["ranking"][0]

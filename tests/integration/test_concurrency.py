@@ -35,7 +35,7 @@ from django.db import connection
 
 from config.exceptions import ApplicationError
 from games.models import ActionLog, Game
-from games.services import lobby, play
+from games.services import lobby, selectors, submissions
 from risk.rules import sample_action
 from tests.conftest import ROOT
 from tests.games.conftest import client_for, make_user
@@ -50,7 +50,7 @@ Submit = Callable[[Any, Game, dict[str, Any], str], Outcome]
 
 def through_the_service(user: Any, game: Game, action: dict[str, Any], key: str) -> Outcome:
     try:
-        body = play.action_submit(
+        body = submissions.action_submit(
             game_id=game.pk, user=user, action=action, expected_version=0, idempotency_key=key
         )
     except ApplicationError as exc:
@@ -84,7 +84,8 @@ def keys_for_twenty() -> list[str]:
 
 def submit_together(submit: Submit, user: Any, game: Game, keys: list[str]) -> list[Outcome]:
     """``submit`` once per key, each in its own thread, all released at the same moment."""
-    action = sample_action(play.game_state(game), user.get_username(), random.Random(7)).to_dict()
+    state = selectors.game_state(game)
+    action = sample_action(state, user.get_username(), random.Random(7)).to_dict()
     barrier = threading.Barrier(len(keys))
     outcomes: list[Outcome | BaseException | None] = [None] * len(keys)
 

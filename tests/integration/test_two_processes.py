@@ -33,7 +33,7 @@ from django.conf import settings
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
-from games.services import lobby, play
+from games.services import lobby, selectors
 from risk.rules.bots import RandomBot, decide
 from tests.conftest import ROOT
 
@@ -135,8 +135,8 @@ def start_game(django_user_model) -> tuple[int, dict[str, str]]:
 
 def arrange(game_id: int, player: str) -> tuple[dict[str, Any], int]:
     """``player``'s set-up: both players arrange at once, so neither waits on an AI."""
-    game = play.game_get(game_id)
-    action = decide(RandomBot(random.Random(player)), play.game_state(game), player)
+    game = selectors.game_get(game_id)
+    action = decide(RandomBot(random.Random(player)), selectors.game_state(game), player)
     assert action.type == "arrange"
     return action.to_dict(), game.version
 

@@ -1,0 +1,89 @@
+"""After a commit, once: pushes, deadline tasks, "your turn" mail, and the driver (issue 14).
+
+The write path (``play``, ``lobby``'s start) returns what it committed; whoever owns the
+transaction hands that to ``after_commit``, which runs ``dispatch`` from
+``transaction.on_commit``, so nobody is told of, and no task is queued for, an action that
+rolled back. Each effect is tried on its own: the action is committed, so a push lost to a
+Redis fault must not also lose the deadline's tasks or the bot's move (the periodic sweep
+backs the tasks up; a client that misses a push sees a version gap and asks for the state).
+
+Tasks are queued by name (``queue.enqueue``), never imported: the tasks sit above the services.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+
+from games.models import Deadline, Game, Seat
+from games.services import broadcast, presence
+from games.services.queue import enqueue
+
+if TYPE_CHECKING:
+    from games.services.play import Committed
+
+logger = logging.getLogger(__name__)
+
+
+def after_commit(committed: Committed, *, kick: bool = True) -> None:
+    """Run ``dispatch(committed)`` once the caller's transaction commits. ``kick``: start the
+    driver if the server must answer a decision (False from the driver itself, which loops)."""
+    transaction.on_commit(lambda: dispatch(committed, kick=kick))
+
+
+def dispatch(committed: Committed, *, kick: bool = True) -> None:
+    game = committed.game
+    _try("push", game.pk, lambda: broadcast.action_committed(committed))
+    for deadline in committed.clock.opened:
+        _try("deadline tasks", game.pk, lambda d=deadline: schedule(d))
+    _try("your-turn mail", game.pk, lambda: queue_your_turn(game.pk, committed.clock.started))
+    if game.status == Game.Status.FINISHED and committed.log.sequence:
+        _try("game-over mail", game.pk, lambda: enqueue("games.notify_game_over", game.pk))
+    if kick and committed.server_answers and game.status == Game.Status.RUNNING:
+        _try("driver", game.pk, lambda: kick_driver(game.pk))
+
+
+def kick_driver(game_id: int) -> None:
+    """Queue ``driver.advance`` for the game (a no-op there if nothing waits on the server)."""
+    enqueue("games.advance", game_id)
+
+
+def schedule(deadline: Deadline) -> None:
+    """One task for a deadline's reminder and one for its expiry; the sweep backs both up."""
+    enqueue("games.deadline_remind", deadline.pk, eta=deadline.remind_at)
+    enqueue("games.deadline_expire", deadline.pk, eta=deadline.due_at)
+
+
+def queue_your_turn(game_id: int, seats: Iterable[Seat]) -> None:
+    wanted = your_turn_mail_seats(game_id, seats)
+    if wanted:
+        enqueue("games.notify_your_turn", game_id, wanted)
+
+
+def your_turn_mail_seats(game_id: int, seats: Iterable[Seat]) -> list[int]:
+    """The seats a "your turn" mail may go to, so no task is queued for nothing (issue 14): a
+    person with an address who has not turned the mail off and is not watching the game (a
+    socket open on it, ``presence``). The task checks again when it runs. Seats should come
+    with ``user__profile`` selected (otherwise this reads each profile)."""
+    wanted = []
+    for seat in seats:
+        user = seat.user if seat.user_id is not None else None
+        if user is None or not user.email or not user.is_active:
+            continue
+        profile = getattr(user, "profile", None)  # none yet: the defaults, mail on
+        if profile is not None and not profile.email_your_turn:
+            continue
+        if presence.presence_is_connected(game_id, user.pk):
+            continue  # watching live; marked as having seen it all when the socket closes
+        wanted.append(seat.pk)
+    return wanted
+
+
+def _try(what: str, game_id: int, effect: Callable[[], object]) -> None:
+    try:
+        effect()
+    except Exception:  # committed already: log it, carry on with the other effects
+        logger.exception("game %s: %s after the commit failed", game_id, what)

@@ -1,0 +1,135 @@
+"""The per-game driver: the server answers every decision the game waits on it for (issue 14).
+
+``advance(game_id)`` takes, one transaction each, the decisions of whoever the game waits on
+that the server answers for (``clock.answered_by_server``): bot seats, allied armies' AIs,
+players whose deadline is overdue, and seats at their timeout limit, which first try to leave
+(the rules' leave: their army becomes an allied army). Each step locks the game row with its
+state, decides, commits through ``play.commit_action`` exactly as a person's action does, and
+hands the result to ``dispatch`` (pushes, deadlines, mail; never a second driver). So a person
+acting at the same moment meets a locked row and a new version, never a half-write, and two
+drivers of one game (a task and the sweep's) simply alternate steps.
+
+Everything that wants the server to move kicks this one function, queued by name as the
+``games.advance`` task: a committed action whose state waits on a bot, a deadline's expiry
+("claim, mark the seat, kick the driver": ``deadlines.deadline_expire``), the start, a resume,
+an operator handing a seat to the AI, and the periodic sweep.
+
+The bot sees only what its seat may see (``risk.rules.bots``).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+
+from django.db import transaction
+
+from config.exceptions import ApplicationError
+from games.models import ActionLog, Game, Seat
+from games.services import clock, dispatch, selectors
+from games.services.play import Committed, commit_action, game_lock, game_seats, locked_state
+from games.services.queue import enqueue
+from risk.rules import GameState
+from risk.rules.actions import Leave
+from risk.rules.bots import RandomBot, decide
+
+logger = logging.getLogger(__name__)
+
+#: Steps one ``advance`` takes before handing the rest to a fresh task (fairness between games).
+STEPS_PER_RUN = 200
+#: Fresh draws of the bot's own randomness before giving up on a decision (the random player
+#: works on the redacted state, where a rare pick may name a card it cannot see).
+ATTEMPTS = 20
+
+
+def advance(game_id: int, *, limit: int | None = None) -> int:
+    """Answer what the game waits on the server for, until it waits on a person (or ``limit``
+    steps, ``STEPS_PER_RUN`` by default: then the rest is queued as a fresh task). The number
+    of steps taken."""
+    limit = STEPS_PER_RUN if limit is None else limit
+    taken = 0
+    while taken < limit and step(game_id):
+        taken += 1
+    if taken == limit and wanted(game_id):
+        enqueue("games.advance", game_id)
+    return taken
+
+
+def step(game_id: int) -> bool:
+    """One decision (or one seat leaving) for the server; False when the game waits on no one
+    the server answers for."""
+    with transaction.atomic():
+        game = game_lock(game_id)
+        if game.status != Game.Status.RUNNING:
+            return False
+        state = locked_state(game)
+        seats = game_seats(game)
+        committed = _leave_at_limit(game, state, seats) or _decide(game, state, seats)
+        if committed is None:
+            return False
+        dispatch.after_commit(committed, kick=False)
+        return True
+
+
+def wanted(game_id: int) -> bool:
+    """Whether the server must answer a decision of the game now (read without a lock: only a
+    hint to queue a run, which locks and looks again)."""
+    game = selectors.game_get(game_id)
+    if game.status != Game.Status.RUNNING:
+        return False
+    seats = list(game.seats.all())
+    overdue = clock.overdue_players(game)
+    return bool(clock.answered_by_server(game, selectors.game_state(game), seats, overdue))
+
+
+def _decide(game: Game, state: GameState, seats: list[Seat]) -> Committed | None:
+    overdue = clock.overdue_players(game)
+    actors = clock.answered_by_server(game, state, seats, overdue)
+    if not actors:
+        return None
+    actor = actors[0]
+    seat = next((s for s in seats if s.player == actor), None)
+    source = ActionLog.Source.BOT if clock.is_bot_actor(actor) else ActionLog.Source.TIMEOUT
+    for attempt in range(ATTEMPTS):
+        rng = random.Random(f"{game.pk}:{game.version}:{actor}:{attempt}")
+        action = decide(RandomBot(rng), state, actor)
+        try:
+            with transaction.atomic():  # a savepoint: a refused pick leaves no trace
+                return commit_action(
+                    game, state, actor=actor, action=action, seat=seat, source=source,
+                    seats=seats,
+                )  # fmt: skip
+        except ApplicationError as exc:
+            logger.info("bot %s pick %r refused (%s); drawing again", actor, action, exc)
+    raise RuntimeError(f"game {game.pk}: the bot found no legal action for {actor}")
+
+
+def _leave_at_limit(game: Game, state: GameState, seats: list[Seat]) -> Committed | None:
+    """A seat at its timeout limit leaves as soon as the rules let it; until then the bot
+    answers for it (``_decide``)."""
+    for seat in seats:
+        if clock.at_limit(game, seat):
+            committed = seat_leave(game, state, seat, seats)
+            if committed is not None:
+                return committed
+    return None
+
+
+def seat_leave(
+    game: Game, state: GameState, seat: Seat, seats: list[Seat] | None = None
+) -> Committed | None:
+    """The seat leaves the game (the rules' leave; its army becomes an allied army), inside the
+    caller's transaction with the game locked. None, with nothing written, while the rules
+    refuse (a battle or poker hand under way): the seat stays as it is."""
+    try:
+        with transaction.atomic():
+            seat.state = Seat.State.LEFT
+            seat.save(update_fields=["state"])
+            return commit_action(
+                game, state, actor=seat.player, action=Leave(seat.player), seat=seat,
+                source=ActionLog.Source.SERVER, seats=seats,
+            )  # fmt: skip
+    except ApplicationError as exc:
+        seat.refresh_from_db(fields=["state"])
+        logger.info("seat %s cannot leave game %s yet: %s", seat.player, game.pk, exc)
+        return None
