@@ -3,7 +3,7 @@
 The function is cut out of game.js between its ``[applyPatch start]``/``[applyPatch end]``
 markers and run under Node on patches the server makes from real views of a random game: it
 must rebuild exactly the view ``apply_patch`` rebuilds, and refuse an op that does not fit.
-Skipped where Node is not installed.
+Needs Node.js (``scripts/test.sh`` installs Debian's ``nodejs`` when it is missing).
 """
 
 from __future__ import annotations
@@ -23,7 +23,12 @@ from tests.conftest import ROOT
 GAME_JS = ROOT / "frontend" / "static" / "frontend" / "game.js"
 NODE = shutil.which("node")
 
-pytestmark = pytest.mark.skipif(NODE is None, reason="Node.js is not installed")
+
+def _node() -> str:
+    if NODE is None:
+        pytest.fail("Node.js is needed to run game.js: install Debian's nodejs (make test does)")
+    return NODE
+
 
 RUNNER = """
 const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
@@ -40,8 +45,8 @@ def run_in_node(cases: list[tuple[object, list[dict]]]) -> list[dict]:
     end = source.index("// [applyPatch end]")
     script = source[start:end] + RUNNER
     result = subprocess.run(
-        [NODE, "-e", script], input=json.dumps(cases), capture_output=True, text=True, timeout=60,
-        check=True,
+        [_node(), "-e", script], input=json.dumps(cases), capture_output=True, text=True,
+        timeout=60, check=True,
     )  # fmt: skip
     return json.loads(result.stdout)
 
