@@ -3,12 +3,13 @@
 Not run on its own: ``bench/load.py`` starts one or more processes on ``run_clients`` (each an
 asyncio event loop playing a share of the games) and turns what they record into figures.
 
-Each seat keeps one websocket to ``/ws/games/<id>/`` (``?token=``) and the latest view it was
-pushed. Seats at even positions submit their actions over HTTP (``POST .../actions``, aiohttp on
-keep-alive connections), seats at odd positions over their socket (``{"type": "action"}`` and the
-``ack``). A seat acts when the latest view lists it in ``pending``, with a cheap policy that
-builds a legal action from ``view.legal_actions`` alone (``choose``). A 409 ``stale_version`` is
-counted apart and retried once the newer view is in (re-read over HTTP if it does not come).
+Each seat keeps one websocket to ``/ws/games/<id>/`` (``?token=``) and the latest view, rebuilt
+from the patches it was pushed (a state asked for when one does not apply). Seats at even
+positions submit their actions over HTTP (``POST .../actions``, aiohttp on keep-alive
+connections), seats at odd positions over their socket (``{"type": "action"}`` and the ``ack``).
+A seat acts when the latest view lists it in ``pending``, with a cheap policy that builds a legal
+action from ``view.legal_actions`` alone (``choose``). A 409 ``stale_version`` is counted apart
+and retried once the newer view is in (re-read over HTTP if it does not come).
 Everything is recorded with wall-clock timestamps; the parent keeps what falls in the measured
 window.
 """
@@ -21,14 +22,19 @@ import itertools
 import json
 import random
 import signal
+import sys
 import time
 import uuid
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's risk package
+from risk.rules import apply_patch
 
 #: Seconds to wait for an HTTP response or a socket ack before counting a timeout.
 REQUEST_TIMEOUT = 30.0
@@ -271,7 +277,8 @@ class Seat:
             assert self.ws is not None
             try:
                 async for raw in self.ws:
-                    self._receive(json.loads(raw), time.time())
+                    if self._receive(json.loads(raw), time.time()):
+                        await self.ws.send(json.dumps({"type": "state"}))
             except ConnectionClosed as exc:
                 if self.run.stop.is_set():
                     return
@@ -296,13 +303,22 @@ class Seat:
                 self.ws = None
                 return
 
-    def _receive(self, message: dict[str, Any], received: float) -> None:
+    def _receive(self, message: dict[str, Any], received: float) -> bool:
+        """Take in one message; True if the state must be asked for (a patch that does not
+        apply to the view held: a version was missed)."""
         kind = message.get("type")
         if kind == "update":
             self.run.record.pushes.append((received, (received - message["committed_at"]) * 1000))
             self.seen.setdefault(message["sequence"], received)
             if message["version"] > self.version:
-                self._take(message["version"], message["view"], message["status"])
+                base = message.get("base_version")
+                if base is None:  # the start of a game: the whole view
+                    self._take(message["version"], message["view"], message["status"])
+                elif base == self.version and self.view is not None:
+                    view = apply_patch(self.view, message["patch"])
+                    self._take(message["version"], view, message["status"])
+                else:  # a version missed: as the browser does, ask for the state
+                    return True
         elif kind in ("ack", "error") and message.get("request_id") is not None:
             future = self.acks.pop(message["request_id"], None)
             if future is None:  # the answer to a request already given up on (a timeout)
@@ -313,6 +329,7 @@ class Seat:
             self.run.record.error("socket_error", json.dumps(message))
         elif kind == "state":
             self._take_game(message["game"])
+        return False
 
     async def heartbeat(self) -> None:
         while not self.run.stop.is_set():

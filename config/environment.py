@@ -66,26 +66,40 @@ def redis_url(env: Mapping[str, str]) -> str | None:
 
 
 def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
-    """``CHANNEL_LAYERS``: channels-redis when ``REDIS_URL`` is set, else the in-memory layer.
+    """``CHANNEL_LAYERS``: channels-redis's pub/sub layer when ``REDIS_URL`` is set, else the
+    in-memory layer.
 
     The in-memory layer only reaches consumers in the same process, which is exactly the
     embedded default's single daphne process; scaling out needs Redis.
+
+    Why ``RedisPubSubChannelLayer`` and not ``RedisChannelLayer`` (issue 14: at most 20 Redis
+    commands per action in a 6-seat game): the queue layer stores groups in sorted sets and
+    messages in per-process queues, so each ``group_send`` cost a ZREMRANGEBYSCORE, a ZRANGE
+    and a Lua script writing every member's queue (ZADD, EXPIRE inside), and every receiving
+    process then pops it with BZPOPMIN: 50 and more commands for the seven groups of one action.
+    On pub/sub a ``group_send`` is one PUBLISH; joining and leaving a group is a SUBSCRIBE /
+    UNSUBSCRIBE on the process's one subscriber connection, and only when the process's first
+    socket joins (or its last leaves) that group; receiving costs no command at all. What the
+    game socket uses works the same: ``group_add``/``group_discard`` with the consumer's own
+    channel name, ``group_send``, and ``new_channel``/``send``/``receive`` (``/healthz``).
+
+    What pub/sub gives up is delivery to a process that is not subscribed when the message is
+    published (nothing is queued) and the capacity setting (nothing is queued, so no message is
+    dropped for a full queue either). Neither matters here: a socket subscribes before it reads
+    the state it starts from, and a push it misses all the same is recovered by the consumer's
+    gap handling (``games.consumers``: a fresh ``state``).
     """
     url = redis_url(env)
     if url is None:
         return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     return {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                # redis-py's 5 s read timeout equals channels-redis's 5 s blocking receive: an
-                # idle process then raised TimeoutError in a consumer and closed the socket
-                # (1011) under load (bench/load.py); a longer read timeout leaves the wait alone.
+                # A dead connection must fail a publish rather than hang it; the subscriber
+                # waits with its own 0.1 s timeouts, which this does not shorten.
                 "hosts": [{"address": url, "socket_timeout": 30}],
                 "prefix": env.get("CHANNEL_LAYER_PREFIX", "warboard"),
-                # Every socket of one server process shares that process's queue, and a push
-                # over capacity is dropped silently: 100 (the default) lost pushes at 100 games.
-                "capacity": int(env.get("CHANNEL_LAYER_CAPACITY", "5000")),
             },
         }
     }

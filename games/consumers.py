@@ -16,14 +16,22 @@ Server -> client:
 - ``{"type": "state", "game": {...}}``: the body of ``GET /api/games/{id}`` for this caller (their
   seat view or the spectator view, ``version``, ``turn``, ``pending``). Sent on connect, on request,
   and when the socket moves from the spectators' group to a seat (see below).
-- ``{"type": "update", "version", "sequence", "status", "events", "view", "committed_at"}``: after
-  every committed action, with this caller's own filtered events and view
-  (``games.services.broadcast``). An update already contained in the last ``state`` sent (an
-  older version, or the same version and status) is not relayed, so versions only grow. Updates
-  are relayed in version order: pushes of two commits in a row leave from different threads (or
-  processes) and may arrive swapped, so one that skips a version is held until the missing one
-  arrives, at most ``HOLD_SECONDS``; after that the held ones go out in order, and a client that
-  sees a version gap asks for a ``state``.
+- ``{"type": "update", "version", "base_version", "sequence", "status", "events", "patch",
+  "committed_at"}``: after every committed action, with this caller's own filtered events and
+  ``patch``, a JSON Patch (RFC 6902: ``add``/``remove``/``replace`` with JSON Pointer paths over
+  objects; lists are replaced whole; ``risk.rules.view_patch``) that turns this caller's view at
+  ``base_version`` (the version before the action) into their view at ``version``
+  (``games.services.broadcast``). The one exception is the start of a game, whose update has
+  ``"base_version": null``, ``"patch": null`` and the whole ``view`` (the lobby had no view to
+  patch). An update already contained in the last ``state`` sent (an older version, or the same
+  version and status) is not relayed, so versions only grow. The socket relays an update only
+  when it applies to what the client holds: its ``base_version`` is the version of the last
+  ``state`` or update sent. Pushes of two commits in a row leave from different threads (or
+  processes) and may arrive swapped, so one that comes early is held until the missing one
+  arrives, at most ``HOLD_SECONDS``; if it does not come (a push lost), the socket sends a fresh
+  ``state`` instead, and the client goes on from it. A client that still sees an update whose
+  ``base_version`` is not its version (or a patch that does not apply) ignores it and asks for a
+  ``state``.
 - ``{"type": "ack", "version", "sequence", "events"}``: the action's response, the same body as
   the HTTP 200. It arrives before the ``update`` of the same action.
 - ``{"type": "error", "status": 4xx, "error": code, "message", "field", "allowed", ...}``: the
@@ -43,7 +51,8 @@ army, or a lobby seat taken over HTTP before the start. The consumer therefore l
 again after the user's own successful action, on a ``state`` request and whenever a public update
 reaches a signed-in spectator; on finding a seat it joins the seat's group first, then leaves the
 public one, then sends a fresh ``state`` with the user's own view (joining before reading means
-no update falls in between; duplicates are dropped by version).
+no update falls in between; duplicates are dropped by version, and a public update still
+queued for the socket after the move is dropped by the group it names).
 
 Presence: a signed-in user's socket is recorded in ``games.services.presence`` on connect,
 refreshed by any message it sends (at most every ``PRESENCE_REFRESH`` seconds; a client idle
@@ -159,10 +168,14 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     #: The version and status of the last ``state`` sent: updates up to it are already in it.
     state_version: int = -1
     state_status: str = ""
-    #: The version of the last update (or state) relayed, and updates held for a missing one.
+    #: The version of the client's view: that of the last update (or state) sent. Updates that
+    #: came early are held by their ``base_version`` until it is reached.
     relayed_version: int | None = None
     held: dict[int, dict[str, Any]]
     hold_timer: asyncio.TimerHandle | None = None
+    #: Taken while relaying updates or sending a state, so the hold timer's recovery and the
+    #: message handlers never interleave their sends.
+    ordered: asyncio.Lock
     #: Whether presence is recorded (so disconnect only clears what connect set), and when.
     present: bool = False
     present_at: float = 0.0
@@ -171,6 +184,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         self.held = {}
+        self.ordered = asyncio.Lock()
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")  # resolved by the session / token middleware
         await self.accept()
@@ -290,46 +304,71 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         payload = event["payload"]
         try:
             if payload.get("type") == "update":
-                if self.already_sent(payload):
-                    return
-                if self.position is None and _authenticated(self.user) and await self.regroup():
-                    await self.send_state()  # the user took a seat: their own view, not this
-                    return
-                await self.relay_in_order(payload)
+                if event.get("group", self.group_name) != self.group_name:
+                    return  # queued before the socket moved to a seat: not a patch of its view
+                async with self.ordered:
+                    await self.take_update(payload)
                 return
             await self.send_json(payload)
         except Exception:  # as in receive_json: log it, keep the socket
             logger.exception("game %s: relaying a group message failed", self.game_id)
 
-    async def relay_in_order(self, update: dict[str, Any]) -> None:
-        """Send ``update`` unless it skips a version: then hold it (see the module docstring)."""
-        version = update.get("version", 0)
-        last = self.relayed_version
-        if last is not None and version > last + 1:
-            self.held[version] = update
-            if self.hold_timer is None:
-                loop = asyncio.get_running_loop()
-                self.hold_timer = loop.call_later(
-                    HOLD_SECONDS, lambda: loop.create_task(self.release_held())
-                )
+    async def take_update(self, update: dict[str, Any]) -> None:
+        if self.already_sent(update):
             return
+        if self.position is None and _authenticated(self.user) and await self.regroup():
+            await self._send_state()  # the user took a seat: their own view, not this
+            return
+        await self.relay_in_order(update)
+
+    async def relay_in_order(self, update: dict[str, Any]) -> None:
+        """Send ``update`` if the client can apply it, hold it if it comes early, drop it if it
+        is stale (see the module docstring)."""
+        version, base = update.get("version", 0), update.get("base_version")
+        last = self.relayed_version
+        if last is None:  # nothing sent yet to patch (not reached: connect sends a state)
+            await self._send_state()
+            return
+        if base is not None and base != last:
+            if version > last:  # a version is missing before it: wait for it a little
+                self.held[base] = update
+                if self.hold_timer is None:
+                    loop = asyncio.get_running_loop()
+                    self.hold_timer = loop.call_later(
+                        HOLD_SECONDS, lambda: loop.create_task(self.release_held())
+                    )
+            return  # else already superseded by what the client has
+        if base is None and version < last:
+            return  # a whole view older than what the client has
         await self.send_json(update)
-        self.relayed_version = max(version, last or 0)
-        while self.relayed_version + 1 in self.held:
-            await self.send_json(self.held.pop(self.relayed_version + 1))
-            self.relayed_version += 1
+        self.relayed_version = version
+        await self.send_held()
+
+    async def send_held(self) -> None:
+        """Relay the held updates that now apply, in order; forget those already covered."""
+        while self.relayed_version in self.held:
+            update = self.held.pop(self.relayed_version)
+            await self.send_json(update)
+            self.relayed_version = update.get("version", 0)
+        last = self.relayed_version or 0
+        self.held = {base: u for base, u in self.held.items() if u.get("version", 0) > last}
         if not self.held and self.hold_timer is not None:
             self.hold_timer.cancel()
             self.hold_timer = None
 
     async def release_held(self) -> None:
-        """The missing version did not come in time: send what is held, in order."""
+        """The missing version did not come in time: the client cannot apply what is held, so
+        it gets a fresh ``state`` instead (then whatever held update follows it)."""
         self.hold_timer = None
-        for version in sorted(self.held):
-            if self.relayed_version is None or version > self.relayed_version:
-                await self.send_json(self.held[version])
-                self.relayed_version = version
-        self.held.clear()
+        try:
+            async with self.ordered:
+                if not self.held:
+                    return
+                await self._send_state()
+                await self.send_held()
+                self.held.clear()  # still not applicable: the next update's gap recovers
+        except Exception:
+            logger.exception("game %s: recovering a version gap failed", self.game_id)
 
     def already_sent(self, update: dict[str, Any]) -> bool:
         """Whether the last ``state`` sent already contains ``update``.
@@ -365,10 +404,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     # --- sending ------------------------------------------------------------------------------
 
     async def send_state(self, request_id: Any = None) -> None:
+        async with self.ordered:
+            await self._send_state(request_id)
+
+    async def _send_state(self, request_id: Any = None) -> None:
+        """A fresh ``state`` (the caller holds ``ordered``): the client's view is now at its
+        version, so the next update it can apply has that ``base_version``."""
         detail = await game_detail(self.game_id, self.user)
         self.state_version, self.state_status = detail["version"], detail["status"]
-        self.relayed_version = max(detail["version"], self.relayed_version or 0)
-        self.held = {v: u for v, u in self.held.items() if v > self.relayed_version}
+        self.relayed_version = detail["version"]
+        self.held = {b: u for b, u in self.held.items() if u.get("version", 0) > detail["version"]}
         await self.reply("state", request_id, {"game": detail})
 
     async def reply(self, kind: str, request_id: Any, body: dict[str, Any]) -> None:

@@ -7,9 +7,11 @@ error, so one dead backend is reported by name instead of turning the probe itse
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 from dataclasses import dataclass
 from importlib import metadata
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -59,6 +61,7 @@ async def probe_channel_layer() -> Probe:
         return Probe(False, "none", "CHANNEL_LAYERS has no default layer")
     backend = type(layer).__name__
     token = uuid.uuid4().hex
+    channel: str | None = None
     try:
         channel = await layer.new_channel(prefix="healthz.")
         await layer.send(channel, {"type": "healthz.probe", "token": token})
@@ -68,9 +71,22 @@ async def probe_channel_layer() -> Probe:
         return Probe(False, backend, f"no message back within {CHANNEL_LAYER_TIMEOUT_SECONDS:g}s")
     except Exception as exc:
         return Probe(False, backend, f"{type(exc).__name__}: {exc}")
+    finally:
+        await _release(layer, channel)
     if message.get("token") != token:
         return Probe(False, backend, "received a different message than was sent")
     return Probe(True, backend)
+
+
+async def _release(layer: Any, channel: str | None) -> None:
+    """Let the layer forget the probe's channel. The pub/sub layer holds a Redis subscription
+    for every channel it has received on until a ``receive`` on it is cancelled (its only
+    clean-up path, the one a closing socket takes), so each probe would leave one behind."""
+    if channel is None:
+        return
+    with contextlib.suppress(Exception):  # TimeoutError as intended; a broken layer: reported
+        async with asyncio.timeout(0.01):
+            await layer.receive(channel)
 
 
 def server_version() -> str:

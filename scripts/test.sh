@@ -19,13 +19,17 @@ status=0
 embedded="not services"
 [ "${SKIP_SLOW:-0}" = 1 ] && embedded="not services and not slow"
 
+# shellcheck source=scripts/services.sh
+. scripts/services.sh
+# Node.js runs game.js's patch applier in tests/frontend/test_game_js_patch.py: installed from
+# Debian's packages when missing (as root); without it that test fails, saying so.
+command -v node >/dev/null || _apt_install nodejs || echo "WARNING: Node.js is not installed"
+
 echo "== pass 1: embedded default =="
 env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL -u CELERY_RESULT_BACKEND \
   "$PY" -m pytest -m "$embedded" --junitxml="$reports/embedded.xml" "$@" || status=$?
 
 echo "== pass 2: PostgreSQL + Redis =="
-# shellcheck source=scripts/services.sh
-. scripts/services.sh
 ensure_services
 if [ "$SERVICES_UP" = 1 ]; then
   DATABASE_URL="$SERVICES_DATABASE_URL" REDIS_URL="$SERVICES_REDIS_URL" \

@@ -51,6 +51,19 @@ def session_cookie(user) -> str:
     return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
+def api_view(user, game_id: int) -> dict | None:
+    """``GET /api/games/{id}``'s view for ``user`` (None: anonymous). Sync: call through
+    ``database_sync_to_async``."""
+    from django.test import Client
+
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    response = client.get(f"/api/games/{game_id}")
+    assert response.status_code == 200, response.content
+    return response.json()["view"]
+
+
 def hidden_keys(message: object, path: str = "") -> list[str]:
     """Paths of every ``risk_hand`` / ``poker_hand`` key in a message (the private hands)."""
     found: list[str] = []
@@ -64,6 +77,23 @@ def hidden_keys(message: object, path: str = "") -> list[str]:
         for index, value in enumerate(message):
             found += hidden_keys(value, f"{path}[{index}]")
     return found
+
+
+def updated_view(view: dict | None, version: int, update: dict) -> dict:
+    """The view after ``update``, as a client rebuilds it from the one it holds at ``version``.
+
+    The socket relays only updates that apply (``games.consumers``): the start's whole view, or
+    a patch whose ``base_version`` is the client's version. Anything else fails the test.
+    """
+    from risk.rules import apply_patch
+
+    assert "view" not in update or update["base_version"] is None, update
+    if update["base_version"] is None:
+        assert update["patch"] is None
+        return update["view"]
+    assert update["base_version"] == version, (version, update["version"], update["base_version"])
+    assert update["version"] == version + 1
+    return apply_patch(view, update["patch"])
 
 
 class SocketPlayer:
@@ -87,6 +117,8 @@ class SocketPlayer:
         self.rng = random.Random(str(seed))
         self.messages: list[dict] = []
         self.version = -1  # the newest version this socket has been told of
+        self.view: dict | None = None  # the view as a client rebuilds it: state, then patches
+        self.views: dict[int, dict] = {}  # every version's rebuilt view
         self.in_flight = False
         self.sent = 0
         self.refusals = 0  # consecutive errors (a random pick the engine refuses, a stale one)
@@ -103,17 +135,23 @@ class SocketPlayer:
     def note(self, message: dict) -> None:
         self.messages.append(message)
         if message["type"] == "state":
-            self.version = max(self.version, message["game"]["version"])
+            self.version = message["game"]["version"]
+            self.view = message["game"]["view"]
             self.finished = message["game"]["status"] == "finished"
         elif message["type"] == "update":
-            self.version = max(self.version, message["version"])
+            self.view = updated_view(self.view, self.version, message)
+            self.version = message["version"]
             self.finished = message["status"] == "finished"
+        else:
+            return
+        if self.view is not None:
+            self.views[self.version] = self.view
 
     def pending_here(self, message: dict) -> bool:
         if message["type"] == "state":
             pending = message["game"]["pending"]
         elif message["type"] == "update":
-            pending = message["view"]["pending"]
+            pending = (self.view or {}).get("pending", [])
         else:
             return message["type"] in ("ack", "error")  # our own answer: look again
         return any(d["player"] == self.player for d in pending)

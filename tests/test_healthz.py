@@ -9,7 +9,7 @@ from games.health import server_version
 
 DEAD_REDIS_LAYER = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         # Port 1 on loopback: nothing listens, so the connection is refused at once.
         "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]},
     }
@@ -43,7 +43,7 @@ def test_healthz_names_the_channel_layer_when_it_is_down(client, settings):
     assert body["failing"] == ["channel_layer"]
     assert body["database"] == "ok"
     assert body["channel_layer"].startswith("error: ")
-    assert body["backends"]["channel_layer"] == "RedisChannelLayer"
+    assert body["backends"]["channel_layer"] == "RedisPubSubChannelLayer"
 
 
 @pytest.mark.django_db

@@ -65,7 +65,7 @@ def test_urls_choose_postgresql_and_redis(python, bare_env):
     )
     assert loaded["db"] == "django.db.backends.postgresql"
     assert loaded["db_name"] == "warboard"
-    assert loaded["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert loaded["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert loaded["broker"] == "redis://cache.internal:6380/2"
     assert loaded["embedded"] is False
     assert loaded["cache"] == "django.core.cache.backends.redis.RedisCache"
@@ -88,7 +88,8 @@ def test_redis_url_feeds_the_channel_layer_broker_and_results():
     env = {"REDIS_URL": "redis://cache.internal:6380/2"}
     layer = environment.channel_layers_config(env)["default"]["CONFIG"]
     assert layer["hosts"] == [{"address": "redis://cache.internal:6380/2", "socket_timeout": 30}]
-    assert layer["capacity"] == 5000
+    assert layer["prefix"] == "warboard"
+    assert "capacity" not in layer  # pub/sub queues nothing (config.environment)
     celery = environment.celery_config(env)
     assert celery["CELERY_BROKER_URL"] == celery["CELERY_RESULT_BACKEND"] == env["REDIS_URL"]
 

@@ -1,8 +1,10 @@
-"""After a commit: each seat its own view and events over the channel layer.
+"""After a commit: each seat its own events and view change over the channel layer.
 
-Runs from ``dispatch`` after the commit, so nobody is told of an action that rolled back. Each seat
-gets a payload built for it (``view_for``/``events_for`` with its own player name); spectators
-get the public view. Group names are defined here once; the consumer joins them.
+Runs from ``dispatch`` after the commit, so nobody is told of an action that rolled back. Each
+seat gets a payload built for it (``events_for`` with its own player name, and the JSON Patch
+from its view before the action to its view after, ``risk.rules.view_patch``): a few hundred
+bytes instead of the whole ~7 KB view. Spectators share one payload, built once from the public
+view. Group names are defined here once; the consumer joins them.
 
 Hidden information is why this is per seat and not one message to a game group: a message sent
 to a shared group would have to be the public one, and a player's own cards would then need a
@@ -19,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from risk.rules import GameState, events_for, view_for
+from risk.rules import GameState, events_for, view_for, view_patch
 
 if TYPE_CHECKING:
     from games.services.play import Committed
@@ -36,19 +38,34 @@ def public_group(game_id: int) -> str:
 
 
 def update_message(
-    state: GameState, events: list[dict[str, Any]], player: str | None, *, version: int,
-    sequence: int, status: str,
+    before: GameState | None, after: GameState, events: list[dict[str, Any]], player: str | None,
+    *, version: int, sequence: int, status: str,
 ) -> dict[str, Any]:  # fmt: skip
-    """The socket message one viewer receives after an action."""
-    return {
+    """The socket message one viewer receives after an action (the protocol is in
+    ``games.consumers``): ``patch`` turns ``player``'s view of ``before`` (at ``base_version``,
+    the version before the action) into their view of ``after`` (at ``version``).
+
+    Both views are this viewer's own, so the patch can only carry what their view shows. With
+    ``before`` None (the start of a game: the client had no view yet) the message carries the
+    whole ``view`` instead, ``base_version`` and ``patch`` None.
+    """
+    view = view_for(after, player)
+    message: dict[str, Any] = {
         "type": "update",
         "version": version,
+        "base_version": None,
         "sequence": sequence,
         "status": status,
-        "events": events_for(state, events, player),
-        "view": view_for(state, player),
+        "events": events_for(after, events, player),
+        "patch": None,
         "committed_at": time.time(),  # lets a client (and bench/load.py) measure push latency
     }
+    if before is None:
+        message["view"] = view
+    else:
+        message["base_version"] = version - 1
+        message["patch"] = view_patch(view_for(before, player), view)
+    return message
 
 
 def action_committed(committed: Committed) -> None:
@@ -61,7 +78,7 @@ def action_committed(committed: Committed) -> None:
             for seat in committed.seats
             if seat.user_id is not None
         ]
-        messages.append((public_group(game.pk), None))
+        messages.append((public_group(game.pk), None))  # one payload for every spectator
         send([(group, _update(committed, player)) for group, player in messages])
     except Exception:  # the action is committed; a failed push must not turn into an error
         logger.exception("game %s: push of action %s failed", game.pk, committed.log.sequence)
@@ -69,8 +86,10 @@ def action_committed(committed: Committed) -> None:
 
 def _update(committed: Committed, player: str | None) -> dict[str, Any]:
     game = committed.game
+    # Sequence 0 is the start of the game (lobby logs no action): the lobby had no view to patch.
+    before = None if committed.log.sequence == 0 else committed.before
     return update_message(
-        committed.after, committed.events, player, version=game.version,
+        before, committed.after, committed.events, player, version=game.version,
         sequence=committed.log.sequence, status=game.status,
     )  # fmt: skip
 
@@ -82,11 +101,16 @@ def notice(game_id: int, position: int, message: dict[str, Any]) -> None:
 
 async def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
     """All of one action's pushes at once: sent one after another they held the request for
-    seven Redis round trips (a third of its time under load, bench/load.py)."""
+    seven Redis round trips (a third of its time under load, bench/load.py).
+
+    Each message names the group it was sent to: a socket moving from the public group to a
+    seat's may still receive a public update queued before it left, and must not apply that
+    patch to its seat view (``GameConsumer.game_message`` drops it).
+    """
     layer = get_channel_layer()
     if layer is None:
         return
     await asyncio.gather(
-        *(layer.group_send(group, {"type": "game.message", "payload": payload})
+        *(layer.group_send(group, {"type": "game.message", "group": group, "payload": payload})
           for group, payload in messages)
     )  # fmt: skip

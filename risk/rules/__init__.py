@@ -11,6 +11,8 @@ The public contract (issue 6):
 - ``view_for(state, player | None) -> dict``, ``events_for(state, events, player)``
 - ``to_dict(state)`` / ``from_dict(d)``; ``action_from_dict(d)`` / ``Action.to_dict()``
 - ``game_dice(state)``: the verifiable dice of the next action.
+- ``view_patch(before, after) -> list[op]`` / ``apply_patch(doc, ops)``: the JSON Patch between
+  two views that a socket push carries.
 """
 
 from risk.rules.actions import (
@@ -33,6 +35,7 @@ from risk.rules.events import Event
 from risk.rules.sampler import NoAction, join_or_leave, sample_action
 from risk.rules.setup import new_game
 from risk.rules.state import GameState, Options, clone, from_dict, to_dict
+from risk.rules.view_patch import PatchError, apply_patch, view_patch
 from risk.rules.views import action_for, events_for, view_for
 
 __all__ = [
@@ -48,9 +51,11 @@ __all__ = [
     "MapError",
     "NoAction",
     "Options",
+    "PatchError",
     "action_for",
     "action_from_dict",
     "apply",
+    "apply_patch",
     "clone",
     "events_for",
     "from_dict",
@@ -63,4 +68,5 @@ __all__ = [
     "sample_action",
     "to_dict",
     "view_for",
+    "view_patch",
 ]

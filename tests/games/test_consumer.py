@@ -17,7 +17,14 @@ from rest_framework.authtoken.models import Token
 from games.models import GameSnapshot, Seat
 from games.services import lobby, presence, selectors, submissions
 from risk.rules.bots import RandomBot, decide
-from tests.sockets import SocketPlayer, game_socket, hidden_keys, session_cookie
+from tests.sockets import (
+    SocketPlayer,
+    api_view,
+    game_socket,
+    hidden_keys,
+    session_cookie,
+    updated_view,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -178,8 +185,8 @@ async def test_an_action_is_acked_and_each_player_gets_their_own_update(alice, b
     game_id = await database_sync_to_async(start_game)(alice, bob)
     alice_socket = game_socket(game_id, token=await database_sync_to_async(token_of)(alice))
     bob_socket = game_socket(game_id, token=await database_sync_to_async(token_of)(bob))
-    await connected(alice_socket)
-    await connected(bob_socket)
+    alice_state = await connected(alice_socket)
+    bob_state = await connected(bob_socket)
     action, version = await database_sync_to_async(legal_move)(game_id, "alice")
 
     await alice_socket.send_json_to(
@@ -191,12 +198,19 @@ async def test_an_action_is_acked_and_each_player_gets_their_own_update(alice, b
     assert (ack["request_id"], ack["version"], ack["sequence"]) == ("r1", 1, 1)
     assert ack["events"][0]["type"] == "arranged"
     own = await alice_socket.receive_json_from(timeout=5)  # the update comes after the ack
-    assert (own["type"], own["version"], own["view"]["you"]) == ("update", 1, "alice")
+    assert (own["type"], own["version"], own["base_version"]) == ("update", 1, 0)
+    assert "view" not in own
+    alice_view = updated_view(alice_state["game"]["view"], 0, own)
+    assert alice_view == await database_sync_to_async(api_view)(alice, game_id)
     update = await bob_socket.receive_json_from(timeout=5)
     assert (update["type"], update["version"], update["status"]) == ("update", 1, "running")
-    assert update["view"]["you"] == "bob"
-    assert seat_view(update["view"], "bob")["risk_hand"]
-    assert "risk_hand" not in seat_view(update["view"], "alice")
+    assert update["base_version"] == 0 and "view" not in update
+    view = updated_view(bob_state["game"]["view"], 0, update)
+    assert view == await database_sync_to_async(api_view)(bob, game_id)
+    assert view["you"] == "bob"
+    assert seat_view(view, "bob")["risk_hand"]
+    assert "risk_hand" not in seat_view(view, "alice")
+    assert seat_view(alice_view, "alice")["risk_hand"] and alice_view != view
     assert [e["type"] for e in update["events"]] == ["arranged"]
     assert isinstance(update["committed_at"], float)
 
@@ -377,8 +391,10 @@ async def test_a_late_comer_who_joins_over_the_socket_hears_their_seat_from_then
         game_id=game_id, user=user, action=action, expected_version=version
     )
     update = await socket.receive_json_from(timeout=5)
-    assert update["type"] == "update" and update["version"] > fresh["game"]["version"]
-    assert update["view"]["you"] == ally and "risk_hand" in seat_view(update["view"], ally)
+    assert update["type"] == "update" and update["version"] == fresh["game"]["version"] + 1
+    view = updated_view(fresh["game"]["view"], fresh["game"]["version"], update)
+    assert view == await database_sync_to_async(api_view)(carol, game_id)
+    assert view["you"] == ally and "risk_hand" in seat_view(view, ally)
     await socket.disconnect()
 
 
@@ -429,18 +445,16 @@ async def test_nothing_bob_receives_shows_alices_cards_the_deck_order_or_the_see
     for player in players:
         await player.socket.disconnect()
 
-    bob_messages = players[1].messages
-    assert sum(m["type"] == "update" for m in bob_messages) >= 60
-    for message in bob_messages:
-        text = json.dumps(message)
-        assert server_seed not in text
-        view = message.get("view") or (message.get("game") or {}).get("view")
-        if view is None:
-            continue
+    bob = players[1]
+    assert sum(m["type"] == "update" for m in bob.messages) >= 60
+    assert not any("view" in m for m in bob.messages if m["type"] == "update")
+    # Every view bob's client rebuilt from his patches: his own hands only.
+    assert len(bob.views) >= 60
+    for version, view in bob.views.items():
         assert "seed" not in view
         assert view["you"] == "bob"
         mine = [
-            f"{'game.' if message['type'] == 'state' else ''}view.seats[{i}].{key}"
+            f"seats[{i}].{key}"
             for i, seat in enumerate(view["seats"])
             if seat["id"] == "bob"
             for key in ("risk_hand", "poker_hand")
@@ -448,12 +462,15 @@ async def test_nothing_bob_receives_shows_alices_cards_the_deck_order_or_the_see
         # While bob plays an allied army's turn he holds its Risk cards (its sets are his to
         # play, risk/RULES.md): that hand may be shown to him too, never a player's.
         allied = {
-            f"{'game.' if message['type'] == 'state' else ''}view.seats[{i}].risk_hand"
-            for i, seat in enumerate(view["seats"])
+            f"seats[{i}].risk_hand" for i, seat in enumerate(view["seats"])
             if seat["kind"] == "allied"
-        }
-        found = hidden_keys(message)
-        assert set(mine) <= set(found) and set(found) - set(mine) <= allied, found
+        }  # fmt: skip
+        found = hidden_keys(view)
+        assert set(mine) <= set(found) and set(found) - set(mine) <= allied, (version, found)
+    # And nothing in the messages themselves (patches included) names a hidden card.
+    for message in bob.messages:
+        text = json.dumps(message)
+        assert server_seed not in text
         lists = list(_lists_in(message))
         strings = set(_strings_in(message))
         for state in snapshots.values():
@@ -492,7 +509,8 @@ def _strings_in(value: Any):
 async def test_updates_swapped_on_the_way_are_relayed_in_version_order(alice, bob, monkeypatch):
     """Two commits in a row push from different threads, so their updates can arrive swapped:
     the socket holds the one that skips a version until the missing one comes, and relays both
-    in order; one whose predecessor never comes goes out after ``HOLD_SECONDS``."""
+    in order; when the missing one never comes, after ``HOLD_SECONDS`` the client gets a fresh
+    ``state`` instead (it could not apply the held patch)."""
     from channels.layers import get_channel_layer
 
     from games import consumers
@@ -505,15 +523,25 @@ async def test_updates_swapped_on_the_way_are_relayed_in_version_order(alice, bo
     start = state["game"]["version"]
     group = broadcast.seat_group(game_id, state["game"]["you"]["position"])
 
-    async def push(version: int) -> None:
-        update = {"type": "update", "version": version, "status": "running", "events": []}
-        await get_channel_layer().group_send(group, {"type": "game.message", "payload": update})
+    async def push(version: int, *, to: str = group) -> None:
+        update = {
+            "type": "update", "version": version, "base_version": version - 1,
+            "status": "running", "events": [], "patch": [],
+        }  # fmt: skip
+        message = {"type": "game.message", "group": to, "payload": update}
+        await get_channel_layer().group_send(group, message)
 
     await push(start + 2)
     await push(start + 1)
     got = [(await socket.receive_json_from(timeout=5))["version"] for _ in range(2)]
     assert got == [start + 1, start + 2]
+    await push(start + 2)  # a duplicate: already applied
+    await push(start + 1, to=broadcast.public_group(game_id))  # another group's: not this view
+    assert await socket.receive_nothing(timeout=0.1)
     await push(start + 4)  # start + 3 never comes
     assert await socket.receive_nothing(timeout=0.1)
-    assert (await socket.receive_json_from(timeout=5))["version"] == start + 4
+    fresh = await socket.receive_json_from(timeout=5)
+    assert (fresh["type"], fresh["game"]["version"]) == ("state", start)  # the real version
+    await push(start + 1)  # the client is at start again: this one applies
+    assert (await socket.receive_json_from(timeout=5))["version"] == start + 1
     await socket.disconnect()

@@ -5,6 +5,7 @@ allied armies' AI run inline."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 
 import pytest
@@ -15,7 +16,7 @@ from rest_framework.authtoken.models import Token
 from combat.dice import commitment_of
 from games.models import Game
 from games.services import lobby, selectors
-from tests.sockets import SocketPlayer, hidden_keys
+from tests.sockets import SocketPlayer, api_view, hidden_keys
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -70,20 +71,23 @@ async def test_four_bots_play_a_whole_game_over_their_sockets(alice, bob, carol,
     assert game.status == "finished", f"not over after {elapsed:.0f}s"
     assert sorted(game.result["ranking"]) == ["alice", "bob", "carol", "dave"]
     assert game.result["winner"] == game.result["ranking"][0]
-    for player in players:
+    for player, user in zip(players, users, strict=True):
         final = player.messages[-1]
         assert final["type"] == "update", (player.player, final)
         assert (final["status"], final["version"]) == ("finished", game.version)
-        assert final["view"]["over"] is True and final["view"]["you"] == player.player
-        assert final["view"]["winner"] == game.result["winner"]
+        assert "view" not in final and final["base_version"] == game.version - 1
+        # The view rebuilt from the first state and every patch since is the server's view.
+        assert player.view == await database_sync_to_async(api_view)(user, game_id)
+        assert player.view["over"] is True and player.view["you"] == player.player
+        assert player.view["winner"] == game.result["winner"]
         assert player.sent > 0
         # Each socket heard every version once, in order (none lost, none twice).
         versions = [m["version"] for m in player.messages if m["type"] == "update"]
         assert versions == list(range(1, game.version + 1))
-        # Its own hands only, all game long; the seed only in the last update.
-        for message in player.messages:
-            for path in hidden_keys(message):
-                view = message["game"]["view"] if message["type"] == "state" else message["view"]
+        assert sorted(player.views) == list(range(game.version + 1))
+        # Its own hands only, all game long; the seed only in the last view.
+        for version, view in player.views.items():
+            for path in hidden_keys(view):
                 index = int(path.split("seats[")[1].split("]")[0])
                 seat, turn = view["seats"][index], view["turn"] or {}
                 # Its own seat; or, only its Risk hand, an allied army whose turn it is playing
@@ -94,8 +98,9 @@ async def test_four_bots_play_a_whole_game_over_their_sockets(alice, bob, carol,
                     and turn.get("controller") == view["you"]
                     and turn.get("for_seat") == view["you"]
                 )
-                assert seat["id"] == view["you"] or allied_turn, path
-        assert all("seed" not in m["view"] for m in player.messages[:-1] if m["type"] == "update")
-        assert final["view"]["seed"]
+                assert seat["id"] == view["you"] or allied_turn, (version, path)
+            assert ("seed" in view) == (version == game.version), version
+        updates = [json.dumps(m) for m in player.messages if m["type"] == "update"]
+        assert not any('"seed"' in text for text in updates[:-1]) and '"/seed"' in updates[-1]
     for player in players:
         await player.socket.disconnect()

@@ -27,7 +27,9 @@ pytestmark = pytest.mark.services
 def test_settings_chose_postgresql_and_redis():
     assert connection.vendor == "postgresql"
     assert "pool" in connection.settings_dict["OPTIONS"]
-    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == (
+        "channels_redis.pubsub.RedisPubSubChannelLayer"
+    )
     assert settings.CELERY_BROKER_URL.startswith("redis://")
     assert settings.WARBOARD_EMBEDDED_TASKS is False
 
@@ -38,12 +40,32 @@ def test_healthz_is_ok_on_postgresql_and_redis(client):
     assert response.status_code == 200
     body = response.json()
     assert (body["status"], body["database"], body["channel_layer"]) == ("ok", "ok", "ok")
-    assert body["backends"] == {"database": "postgresql", "channel_layer": "RedisChannelLayer"}
+    assert body["backends"] == {
+        "database": "postgresql",
+        "channel_layer": "RedisPubSubChannelLayer",
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_health_probe_leaves_no_redis_subscription_behind():
+    """The pub/sub layer keeps a channel subscribed until a receive on it is cancelled; the
+    probe cancels one, so three probes leave no ``healthz.`` channel subscribed."""
+    import redis.asyncio
+
+    from games.health import probe_channel_layer
+
+    for _ in range(3):
+        assert (await probe_channel_layer()).ok
+    client = redis.asyncio.Redis.from_url(os.environ["REDIS_URL"])
+    try:
+        assert await client.pubsub_channels("*healthz.*") == []
+    finally:
+        await client.aclose()
 
 
 @pytest.mark.django_db(transaction=True)
 async def test_ping_gets_pong_through_channels_redis():
-    assert type(get_channel_layer()).__name__ == "RedisChannelLayer"
+    assert type(get_channel_layer()).__name__ == "RedisPubSubChannelLayer"
     assert await ping_round_trip() == {"type": "pong", "user": None, "echo": 42}
 
 

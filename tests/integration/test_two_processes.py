@@ -34,6 +34,7 @@ from django.db import connection
 from rest_framework.authtoken.models import Token
 
 from games.services import lobby, selectors
+from risk.rules import apply_patch
 from risk.rules.bots import RandomBot, decide
 from tests.conftest import ROOT
 
@@ -133,6 +134,16 @@ def start_game(django_user_model) -> tuple[int, dict[str, str]]:
     return game.pk, tokens
 
 
+def view_of(game_id: int, username: str) -> dict[str, Any]:
+    """The view ``GET /api/games/{id}`` shows ``username`` now."""
+    from django.contrib.auth import get_user_model
+
+    from games.services import reading
+
+    user = get_user_model().objects.get(username=username)
+    return json.loads(json.dumps(reading.game_detail(selectors.game_get(game_id), user)["view"]))
+
+
 def arrange(game_id: int, player: str) -> tuple[dict[str, Any], int]:
     """``player``'s set-up: both players arrange at once, so neither waits on an AI."""
     game = selectors.game_get(game_id)
@@ -166,8 +177,9 @@ async def test_an_action_through_one_process_reaches_a_socket_on_the_other(
             a.socket(game_id, tokens["alice"]) as alice_ws,
             b.socket(game_id, tokens["bob"]) as bob_ws,
         ):
-            assert (await next_message(alice_ws, "state"))["game"]["you"]["player"] == "alice"
-            assert (await next_message(bob_ws, "state"))["game"]["you"]["player"] == "bob"
+            alice_state = (await next_message(alice_ws, "state"))["game"]
+            bob_state = (await next_message(bob_ws, "state"))["game"]
+            assert (alice_state["you"]["player"], bob_state["you"]["player"]) == ("alice", "bob")
 
             # alice acts over HTTP on process A: bob's socket on process B hears it.
             action, version = await database_sync_to_async(arrange)(game_id, "alice")
@@ -177,9 +189,11 @@ async def test_an_action_through_one_process_reaches_a_socket_on_the_other(
             )  # fmt: skip
             assert (status, body["version"]) == (200, version + 1), body
             pushed = await next_message(bob_ws, "update")
-            assert (pushed["version"], pushed["view"]["you"]) == (version + 1, "bob")
+            assert (pushed["version"], pushed["base_version"]) == (version + 1, version)
+            bob_view = apply_patch(bob_state["view"], pushed["patch"])
+            assert bob_view["you"] == "bob"
             assert [e["type"] for e in pushed["events"]] == ["arranged"]
-            alice_seat = next(s for s in pushed["view"]["seats"] if s["id"] == "alice")
+            alice_seat = next(s for s in bob_view["seats"] if s["id"] == "alice")
             assert "risk_hand" not in alice_seat and "poker_hand" not in alice_seat
             assert time.time() - pushed["committed_at"] < PUSH_TIMEOUT
 
@@ -191,8 +205,14 @@ async def test_an_action_through_one_process_reaches_a_socket_on_the_other(
             }))  # fmt: skip
             ack = await next_message(bob_ws, "ack")
             assert (ack["request_id"], ack["version"]) == ("b1", version + 1)
+            # alice's socket relayed her own arrange first: her client patches step by step,
+            # and ends with the view the API shows her.
+            own = await next_message(alice_ws, "update", version)
             pushed = await next_message(alice_ws, "update", version + 1)
-            assert pushed["view"]["you"] == "alice"
+            assert (own["base_version"], pushed["base_version"]) == (version - 1, version)
+            alice_view = apply_patch(apply_patch(alice_state["view"], own["patch"]),
+                                     pushed["patch"])  # fmt: skip
+            assert alice_view == await database_sync_to_async(view_of)(game_id, "alice")
             assert "turn_started" in [e["type"] for e in pushed["events"]]
     finally:
         for server in servers:

@@ -9,7 +9,7 @@
   const EVENTS_SHOWN = 60;
 
   let game = null; // the last "state" body (lobby facts, you, turn, pending with deadlines)
-  let view = null; // the seat's (or spectator's) view: from state.game.view or update.view
+  let view = null; // the seat's (or spectator's) view: state.game.view, then each update's patch
   let version = -1;
   let status = "";
   let log = []; // [{sequence, actor, action, events}] oldest first
@@ -360,9 +360,55 @@
     if (fresh) loadLog();
   }
 
+  // --- JSON Patch (RFC 6902) of a view: the ops risk.rules.view_patch makes ---------------------
+  // [applyPatch start]
+  function applyPatch(doc, ops) {
+    // A new document: doc with ops (add / remove / replace on object keys) applied; throws if
+    // an op does not fit, so a half-patched view is never kept.
+    let result = structuredClone(doc);
+    for (const op of ops) {
+      const keys = op.path === "" ? [] : op.path.split("/").slice(1).map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
+      if (op.path !== "" && !op.path.startsWith("/")) throw new Error(`bad path ${op.path}`);
+      if (!["add", "remove", "replace"].includes(op.op)) throw new Error(`unsupported op ${op.op}`);
+      if (!keys.length) {
+        if (op.op === "remove") throw new Error("cannot remove the whole document");
+        result = structuredClone(op.value);
+        continue;
+      }
+      let parent = result;
+      for (const key of keys.slice(0, -1)) {
+        if (!isObject(parent) || !Object.hasOwn(parent, key)) throw new Error(`no ${op.path}`);
+        parent = parent[key];
+      }
+      const last = keys[keys.length - 1];
+      if (!isObject(parent)) throw new Error(`${op.path} is not inside an object`);
+      if (op.op !== "add" && !Object.hasOwn(parent, last)) throw new Error(`no ${op.path} to ${op.op}`);
+      if (op.op === "remove") delete parent[last];
+      else parent[last] = structuredClone(op.value);
+    }
+    return result;
+  }
+
+  function isObject(value) {
+    return value !== null && typeof value === "object" && !Array.isArray(value);
+  }
+  // [applyPatch end]
+
   function applyUpdate(message) {
     if (message.version < version || (message.version === version && message.status === status)) return;
-    view = message.view;
+    if (message.base_version === null || message.base_version === undefined) {
+      view = message.view; // the start of the game: the whole view
+    } else if (message.base_version !== version) {
+      send({ type: "state" }); // a version missed: this patch is not for our view
+      return;
+    } else {
+      try {
+        view = applyPatch(view, message.patch);
+      } catch {
+        send({ type: "state" });
+        return;
+      }
+    }
     version = message.version;
     status = message.status;
     if (game) game.status = status;
