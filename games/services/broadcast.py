@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from risk.rules import GameState, events_for, view_for, view_patch
+from risk.rules import GameState, events_for, view_patch
+from risk.rules.views import PER_VIEWER_KEYS, views_for
 
 if TYPE_CHECKING:
     from games.services.play import Committed
@@ -37,61 +38,78 @@ def public_group(game_id: int) -> str:
     return f"game.{game_id}.public"
 
 
-def update_message(
-    before: GameState | None, after: GameState, events: list[dict[str, Any]], player: str | None,
-    *, version: int, sequence: int, status: str,
-) -> dict[str, Any]:  # fmt: skip
-    """The socket message one viewer receives after an action (the protocol is in
-    ``games.consumers``): ``patch`` turns ``player``'s view of ``before`` (at ``base_version``,
-    the version before the action) into their view of ``after`` (at ``version``).
+def update_messages(
+    before: GameState | None, after: GameState, events: list[dict[str, Any]],
+    players: list[str | None], *, version: int, sequence: int, status: str,
+) -> dict[str | None, dict[str, Any]]:  # fmt: skip
+    """The socket message each of ``players`` (None: the spectators) receives after an action
+    (the protocol is in ``games.consumers``): ``patch`` turns the viewer's view of ``before``
+    (at ``base_version``, the version before the action) into their view of ``after`` (at
+    ``version``).
 
-    Both views are this viewer's own, so the patch can only carry what their view shows. With
-    ``before`` None (the start of a game: the client had no view yet) the message carries the
-    whole ``view`` instead, ``base_version`` and ``patch`` None.
+    Each patch is the diff of that viewer's own two views, so it can carry only what their view
+    shows. The views' public part is the same for everyone (``risk.rules.views.PER_VIEWER_KEYS``
+    name the rest): it is built once per state and diffed once, and each viewer's patch is that
+    shared diff plus the diff of their own keys. With ``before`` None (the start of a game: the
+    client had no view yet) each message carries the whole ``view`` instead, ``base_version``
+    and ``patch`` None.
     """
-    view = view_for(after, player)
-    message: dict[str, Any] = {
-        "type": "update",
-        "version": version,
-        "base_version": None,
-        "sequence": sequence,
-        "status": status,
-        "events": events_for(after, events, player),
-        "patch": None,
-        "committed_at": time.time(),  # lets a client (and bench/load.py) measure push latency
-    }
-    if before is None:
-        message["view"] = view
-    else:
-        message["base_version"] = version - 1
-        message["patch"] = view_patch(view_for(before, player), view)
-    return message
+    now = time.time()  # lets a client (and bench/load.py) measure push latency
+    views = views_for(after, players)
+    old_views = views_for(before, players) if before is not None else {}
+    shared_patch: list[dict[str, Any]] | None = None
+    messages = {}
+    for player in players:
+        message: dict[str, Any] = {
+            "type": "update",
+            "version": version,
+            "base_version": None,
+            "sequence": sequence,
+            "status": status,
+            "events": events_for(after, events, player),
+            "patch": None,
+            "committed_at": now,
+        }
+        view = views[player]
+        if before is None:
+            message["view"] = view
+        else:
+            old = old_views[player]
+            if shared_patch is None:
+                shared_patch = view_patch(_public(old), _public(view))
+            message["base_version"] = version - 1
+            message["patch"] = view_patch(_own(old), _own(view)) + shared_patch
+        messages[player] = message
+    return messages
+
+
+def _public(view: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in view.items() if k not in PER_VIEWER_KEYS}
+
+
+def _own(view: dict[str, Any]) -> dict[str, Any]:
+    return {k: view[k] for k in PER_VIEWER_KEYS}
 
 
 def action_committed(committed: Committed) -> None:
     """Push the action to every seat and spectator (called by ``dispatch`` after the commit)."""
     game = committed.game
     try:
-        send = async_to_sync(_send_all)
-        messages = [
-            (seat_group(game.pk, seat.position), seat.player)
+        groups = {
+            seat_group(game.pk, seat.position): seat.player
             for seat in committed.seats
             if seat.user_id is not None
-        ]
-        messages.append((public_group(game.pk), None))  # one payload for every spectator
-        send([(group, _update(committed, player)) for group, player in messages])
+        }
+        groups[public_group(game.pk)] = None  # one payload for every spectator
+        # Sequence 0 is the start (the lobby logs no action): the lobby had no view to patch.
+        before = None if committed.log.sequence == 0 else committed.before
+        messages = update_messages(
+            before, committed.after, committed.events, list(set(groups.values())),
+            version=game.version, sequence=committed.log.sequence, status=game.status,
+        )  # fmt: skip
+        async_to_sync(_send_all)([(group, messages[player]) for group, player in groups.items()])
     except Exception:  # the action is committed; a failed push must not turn into an error
         logger.exception("game %s: push of action %s failed", game.pk, committed.log.sequence)
-
-
-def _update(committed: Committed, player: str | None) -> dict[str, Any]:
-    game = committed.game
-    # Sequence 0 is the start of the game (lobby logs no action): the lobby had no view to patch.
-    before = None if committed.log.sequence == 0 else committed.before
-    return update_message(
-        before, committed.after, committed.events, player, version=game.version,
-        sequence=committed.log.sequence, status=game.status,
-    )  # fmt: skip
 
 
 def notice(game_id: int, position: int, message: dict[str, Any]) -> None:

@@ -10,7 +10,7 @@ cards are hidden too (the AI that speaks for it sees them through its seat id).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict
+from dataclasses import fields, is_dataclass
 from typing import Any
 
 from combat import poker
@@ -18,34 +18,33 @@ from combat.dice import commitment_of
 from risk.rules.engine import legal_actions, pending_decisions
 from risk.rules.state import GameState, Holding, Ship
 
+#: The shared keys between "seats" and "contest", in a view's order.
+BOARD_KEYS = ("territories", "ships", "risk_deck", "poker_deck", "turn", "battle")
+#: The keys of a view that differ from one viewer to another; every other key is the same for
+#: all (``views_for`` builds those once, and ``games.services.broadcast`` diffs them once).
+PER_VIEWER_KEYS = ("you", "seats", "contest", "legal_actions")
+
 
 def view_for(state: GameState, player: str | None) -> dict[str, Any]:
     """The state as ``player`` (a person, an allied seat's id, or None for a spectator) sees it."""
-    me = state.seat_of_actor(player) if player is not None else None
-    seats = []
-    for seat in state.seats:
-        public = {
-            "id": seat.id, "kind": seat.kind, "player": seat.player, "colour": seat.colour,
-            "suits": list(seat.suits), "alive": seat.alive, "set_up": seat.set_up,
-            "pot": seat.pot, "risk_cards": len(seat.risk_cards),
-            "poker_cards": len(seat.poker_cards), "defence_dice": seat.defence_dice,
-            "reveal": seat.reveal, "revealed": list(seat.revealed),
-        }  # fmt: skip
-        if me is not None and seat.id == me.id:
-            public["risk_hand"] = list(seat.risk_cards)
-            public["poker_hand"] = list(seat.poker_cards)
-        elif controls_turn_of(state, player, seat.id):
-            public["risk_hand"] = list(seat.risk_cards)  # the allied army's sets are theirs to play
-        seats.append(public)
-    view: dict[str, Any] = {
+    return views_for(state, [player])[player]
+
+
+def views_for(state: GameState, players: Iterable[str | None]) -> dict[str | None, dict[str, Any]]:
+    """``view_for`` of each of ``players``, the public part built once and shared.
+
+    After every action the server builds two views (before and after) for each seat and the
+    spectators; the board, ships and decks are the same in all of them. The views share those
+    values (the same objects): read them, never change them in place.
+    """
+    public_seats = [_public_seat(seat) for seat in state.seats]
+    shared: dict[str, Any] = {
         "version": state.version,
         "options": state.options.to_dict(),
         "seed_commitment": commitment_of(state.seed),
-        "you": me.id if me is not None else None,
         "round": state.round,
         "turn_number": state.turn_number,
         "first_seat": state.first_seat,
-        "seats": seats,
         "territories": {n: _holding(h) for n, h in state.territories.items()},
         "ships": {k: _ship(s) for k, s in state.ships.items()},
         "risk_deck": {"draw": len(state.risk_deck.draw), "discard": len(state.risk_deck.discard)},
@@ -53,19 +52,69 @@ def view_for(state: GameState, player: str | None) -> dict[str, Any]:
             "draw": len(state.poker_deck.draw),
             "discard": len(state.poker_deck.discard),
         },
-        "turn": asdict(state.turn) if state.turn is not None else None,
-        "battle": asdict(state.battle) if state.battle is not None else None,
-        "contest": _contest_view(state, me.id if me is not None else None),
+        "turn": plain(state.turn),
+        "battle": plain(state.battle),
         "draw_votes": list(state.draw_votes),
-        "pending": [asdict(d) for d in pending_decisions(state)],
-        "legal_actions": [asdict(a) for a in legal_actions(state, player)] if player else [],
+        "pending": [plain(d) for d in pending_decisions(state)],
         "over": state.over,
         "winner": state.winner,
         "ranking": list(state.ranking),
     }
     if state.over:
-        view["seed"] = state.seed  # revealed at the end so every roll can be checked
-    return view
+        shared["seed"] = state.seed  # revealed at the end so every roll can be checked
+    views: dict[str | None, dict[str, Any]] = {}
+    for player in players:
+        me = state.seat_of_actor(player) if player is not None else None
+        seats = list(public_seats)
+        for i, seat in enumerate(state.seats):
+            if me is not None and seat.id == me.id:
+                seats[i] = {**seats[i], "risk_hand": list(seat.risk_cards),
+                            "poker_hand": list(seat.poker_cards)}  # fmt: skip
+            elif controls_turn_of(state, player, seat.id):
+                # The allied army's sets are theirs to play.
+                seats[i] = {**seats[i], "risk_hand": list(seat.risk_cards)}
+        views[player] = {
+            "version": shared["version"],
+            "options": shared["options"],
+            "seed_commitment": shared["seed_commitment"],
+            "you": me.id if me is not None else None,
+            **{k: shared[k] for k in ("round", "turn_number", "first_seat")},
+            "seats": seats,
+            **{k: shared[k] for k in BOARD_KEYS},
+            "contest": _contest_view(state, me.id if me is not None else None),
+            **{k: shared[k] for k in ("draw_votes", "pending")},
+            "legal_actions": [plain(a) for a in legal_actions(state, player)] if player else [],
+            **{k: shared[k] for k in ("over", "winner", "ranking")},
+            **({"seed": shared["seed"]} if state.over else {}),
+        }
+    return views
+
+
+def plain(value: Any) -> Any:
+    """``dataclasses.asdict`` for the engine's records, without its deep copy of every leaf
+    (that copy was most of a view's time: 540,000 calls for 300 actions' pushes). The records
+    hold only plain values: numbers, strings, None, tuples, lists, dicts and other records."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, tuple):
+        return tuple(plain(v) for v in value)
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {plain(k): plain(v) for k, v in value.items()}
+    raise TypeError(f"not a plain value: {type(value).__name__}")
+
+
+def _public_seat(seat: Any) -> dict[str, Any]:
+    return {
+        "id": seat.id, "kind": seat.kind, "player": seat.player, "colour": seat.colour,
+        "suits": list(seat.suits), "alive": seat.alive, "set_up": seat.set_up,
+        "pot": seat.pot, "risk_cards": len(seat.risk_cards),
+        "poker_cards": len(seat.poker_cards), "defence_dice": seat.defence_dice,
+        "reveal": seat.reveal, "revealed": list(seat.revealed),
+    }  # fmt: skip
 
 
 def _holding(h: Holding) -> dict[str, Any]:
