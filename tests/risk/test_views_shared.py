@@ -10,7 +10,8 @@ from dataclasses import asdict
 
 from risk.rules import GameState, apply, game_dice, new_game, pending_decisions, view_for
 from risk.rules.bots import RandomBot, decide
-from risk.rules.views import PER_VIEWER_KEYS, plain, views_for
+from risk.rules.state import plain, to_dict
+from risk.rules.views import PER_VIEWER_KEYS, views_for
 
 
 def _states(players: list[str], seed: int, every: int = 9, steps: int = 600) -> list[GameState]:
@@ -64,11 +65,23 @@ def test_a_seat_sees_its_own_hand_and_no_other():
 
 
 def test_plain_is_asdict_on_the_engines_records():
+    """Records of every kind, and whole states (``to_dict`` is built on ``plain``)."""
     compared = 0
     for state in _states(list("abcd"), 11, every=3, steps=900):
+        assert plain(state) == asdict(state)
+        assert json.dumps(to_dict(state)) == json.dumps({**asdict(state), **_replaced(state)})
         records = [state.turn, state.battle, *pending_decisions(state)]
         for record in records:
             if record is not None:
                 assert plain(record) == asdict(record)
                 compared += 1
     assert compared > 200
+
+
+def _replaced(state: GameState) -> dict:
+    """What ``to_dict`` writes differently from ``asdict``: the options (their own
+    ``to_dict``) and a contest's poker hand."""
+    out: dict = {"options": state.options.to_dict()}
+    if state.contest is not None:
+        out["contest"] = to_dict(state)["contest"]
+    return out
