@@ -578,7 +578,7 @@ def pgbench_clients(pg: Postgres, wanted: int) -> tuple[int, str]:
     )
 
 
-def py_spy_profiler(stack: Stack, logs: Path) -> Any:
+def py_spy_profiler(stack: Stack, logs: Path, *, gil: bool = False) -> Any:
     """Record each daphne worker with py-spy over the measured window (collapsed stacks)."""
     spy = shutil.which("py-spy") or str(BIN / "py-spy")
 
@@ -601,7 +601,7 @@ def py_spy_profiler(stack: Stack, logs: Path) -> Any:
                     str(logs / f"py-spy-daphne-{i}.txt"),
                     "--nonblocking",
                     "--threads",
-                    "--idle",
+                    "--gil" if gil else "--idle",
                 ],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
@@ -753,6 +753,12 @@ def main() -> None:
         help="record the daphne workers with py-spy in the window (raw stacks)",
     )
     parser.add_argument(
+        "--py-spy-gil",
+        action="store_true",
+        help="with --py-spy: sample only the thread holding the GIL (where the CPU goes), "
+        "instead of every thread including idle ones (where the time goes)",
+    )
+    parser.add_argument(
         "--setup-timeout",
         type=float,
         default=600,
@@ -865,7 +871,7 @@ def main() -> None:
             },
             counters=lambda: server_counters(pg, args.redis_url),
         )
-        profile = py_spy_profiler(stack, args.py_spy) if args.py_spy else None
+        profile = py_spy_profiler(stack, args.py_spy, gil=args.py_spy_gil) if args.py_spy else None
         if args.py_spy:
             args.py_spy.mkdir(parents=True, exist_ok=True)
         records, t0, t1 = play(args, games, bases, sampler, clients, profile)
