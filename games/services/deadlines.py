@@ -1,7 +1,8 @@
-"""Deadlines of timed games: the 80% reminder, expiry, the periodic sweep, and the admin's clock.
+"""Deadlines of timed games: the 80% reminder, expiry, the periodic sweep.
 
-``games.services.clock`` opens a ``Deadline`` when a timed game starts waiting for a person and
-schedules two tasks for it (reminder at ``remind_at``, expiry at ``due_at``). This module is what
+``games.services.clock`` opens a ``Deadline`` when a timed game starts waiting for a person, and
+``dispatch`` queues two tasks for it after the commit (reminder at ``remind_at``, expiry at
+``due_at``). This module is what
 those tasks do, and what the periodic sweep (Celery beat, or the embedded sweeper thread) does
 for any deadline whose task was lost: a worker restart, a broker outage, an embedded server
 restarted (its timers live in memory).

@@ -37,9 +37,10 @@ def after_commit(committed: Committed, *, kick: bool = True) -> None:
 def dispatch(committed: Committed, *, kick: bool = True) -> None:
     game = committed.game
     _try("push", game.pk, lambda: broadcast.action_committed(committed))
-    for deadline in committed.clock.opened:
+    change = committed.clock_change
+    for deadline in change.opened:
         _try("deadline tasks", game.pk, lambda d=deadline: schedule(d))
-    _try("your-turn mail", game.pk, lambda: queue_your_turn(game.pk, committed.clock.started))
+    _try("your-turn mail", game.pk, lambda: queue_your_turn(game.pk, change.started))
     if game.status == Game.Status.FINISHED and committed.log.sequence:
         _try("game-over mail", game.pk, lambda: enqueue("games.notify_game_over", game.pk))
     if kick and committed.server_answers and game.status == Game.Status.RUNNING:

@@ -53,7 +53,7 @@ class Committed:
     seats: list[Seat] = field(default_factory=list)
     #: The clock's work in the same transaction: deadlines opened (their tasks are queued
     #: after the commit), people the game has started waiting for ("your turn" mail).
-    clock: clock.ClockChange = field(default_factory=clock.ClockChange)
+    clock_change: clock.ClockChange = field(default_factory=clock.ClockChange)
     #: Whether the server must answer a decision now (a bot's, or a player's out of time).
     server_answers: bool = False
 
