@@ -69,6 +69,7 @@ import uuid
 from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from rest_framework import exceptions as drf_exceptions
@@ -181,6 +182,21 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     present_at: float = 0.0
 
     # --- connection -------------------------------------------------------------------------
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """channels' dispatch without its ``aclose_old_connections()`` before every message.
+
+        channels (4.2 and later) closes stale database connections before each message a
+        consumer handles, through ``sync_to_async`` on the one thread shared by every socket
+        of the process: each push to each of 600 sockets queued for that thread (a tenth of
+        the event loop's CPU at 100 games, ``bench/load.py --py-spy-gil``). Every database
+        call of this consumer goes through ``database_sync_to_async``, which closes stale
+        connections itself around the call, so nothing here needs the extra hop.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.held = {}

@@ -545,3 +545,38 @@ async def test_updates_swapped_on_the_way_are_relayed_in_version_order(alice, bo
     await push(start + 1)  # the client is at start again: this one applies
     assert (await socket.receive_json_from(timeout=5))["version"] == start + 1
     await socket.disconnect()
+
+
+async def test_a_push_is_relayed_without_a_hop_to_the_shared_sync_thread(alice, bob, monkeypatch):
+    """channels' own dispatch closes stale database connections before every message, on the
+    one sync thread all sockets share; the game socket relays a push without that hop (its
+    database calls close stale connections themselves). Counted: no call for five pushes."""
+    import channels.consumer
+    from channels.layers import get_channel_layer
+
+    from games.services import broadcast
+
+    hops: list[str] = []
+    real = channels.consumer.aclose_old_connections
+
+    async def counted() -> None:
+        hops.append("hop")
+        await real()
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", counted)
+    game_id = await database_sync_to_async(start_game)(alice, bob)
+    socket = game_socket(game_id, token=await database_sync_to_async(token_of)(alice))
+    state = await connected(socket)
+    start = state["game"]["version"]
+    group = broadcast.seat_group(game_id, state["game"]["you"]["position"])
+    for version in range(start + 1, start + 6):
+        update = {
+            "type": "update", "version": version, "base_version": version - 1,
+            "status": "running", "events": [], "patch": [],
+        }  # fmt: skip
+        await get_channel_layer().group_send(
+            group, {"type": "game.message", "group": group, "payload": update}
+        )
+        assert (await socket.receive_json_from(timeout=5))["version"] == version
+    await socket.disconnect()
+    assert hops == []
