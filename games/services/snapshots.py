@@ -7,6 +7,8 @@ each action. ``load`` upcasts states of older schema versions (``risk.rules.upca
 
 from __future__ import annotations
 
+from django.utils import timezone
+
 from config.exceptions import ConflictError
 from games.models import Game, GameSnapshot
 from risk.rules import GameState, to_dict
@@ -39,8 +41,8 @@ def save(game: Game, state: GameState, version: int) -> None:
     date too, so ``load`` and ``game.version`` never see the old one."""
     data = to_dict(state)
     GameSnapshot.objects.filter(pk=game.pk).update(
-        version=version, schema_version=SCHEMA_VERSION, state=data
-    )
+        version=version, schema_version=SCHEMA_VERSION, state=data, updated_at=timezone.now()
+    )  # (``auto_now`` applies to ``save()`` only, not to an UPDATE)
     cached = _joined(game)
     if cached is not None:
         cached.state, cached.version, cached.schema_version = data, version, SCHEMA_VERSION

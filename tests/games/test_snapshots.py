@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime, timedelta
 
 import pytest
+import time_machine
 from django.urls import reverse
 
 from config.exceptions import ApplicationError
@@ -17,16 +19,19 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_start_writes_the_state_row_and_each_action_replaces_it(alice):
-    game = start_game(alice, 3)
-    row = GameSnapshot.objects.get(pk=game.pk)
-    assert (row.schema_version, row.state["version"]) == (2, 2)
-    state = selectors.game_state(game)
-    person_step(game, alice, state)
+    with time_machine.travel(datetime(2030, 1, 1, 12, 0, tzinfo=UTC), tick=False) as clock:
+        game = start_game(alice, 3)
+        row = GameSnapshot.objects.get(pk=game.pk)
+        assert (row.schema_version, row.state["version"]) == (2, 2)
+        state = selectors.game_state(game)
+        clock.shift(timedelta(minutes=3))
+        person_step(game, alice, state)
     game.refresh_from_db()
     row.refresh_from_db()
     last = ActionLog.objects.filter(game=game).order_by("-sequence").first()
     assert row.version == game.version == last.sequence  # written with the log entry
     assert row.state == to_dict(snapshots.load(game)) != to_dict(state)
+    assert row.updated_at == datetime(2030, 1, 1, 12, 3, tzinfo=UTC)  # stamped by the UPDATE
 
 
 def test_a_refused_action_leaves_the_row_as_it_was(alice):
