@@ -43,6 +43,21 @@ def pytest_terminal_summary(terminalreporter) -> None:
         )
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test databases, and at the end psycopg's pools closed before they are
+    dropped: a pool keeps idle connections open, and PostgreSQL refuses to drop a database
+    that has sessions ("being accessed by other users", a warning at the end of the run)."""
+    yield
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        for connection in connections.all(initialized_only=True):
+            close_pool = getattr(connection, "close_pool", None)
+            if close_pool is not None:
+                close_pool()
+
+
 @pytest.fixture(autouse=True)
 def _plain_static_storage(settings) -> None:
     """Templates resolve ``{% static %}`` without a collectstatic manifest."""
