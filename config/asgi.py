@@ -19,12 +19,13 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.web_errors import BodyLimit  # noqa: E402
 from games.services import deadlines  # noqa: E402
 from games.socket_auth import TokenAuthMiddlewareStack  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": BodyLimit(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(
             TokenAuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

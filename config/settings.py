@@ -56,7 +56,11 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.web_errors.ErrorIdMiddleware",  # last: the first to see a view's exception
 ]
+#: The largest request body the server reads (bytes); larger ones get a 413 before they are
+#: read (``config.web_errors.BodyLimit``). Actions and lobby requests are a few hundred bytes.
+MAX_REQUEST_BODY = env.int("MAX_REQUEST_BODY", default=1024 * 1024)
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
@@ -143,6 +147,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # One error shape for every 4xx: {"error": code, "message", "field", "allowed", ...}.
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # Scoped throttles (games.api): login and registration guess passwords, actions hit the
     # game row lock. Counted in the cache (Redis when REDIS_URL is set, so across processes).
     # Hops of trusted proxies in X-Forwarded-For (the throttles' client address): 0 means the

@@ -4,6 +4,9 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+handler404 = "config.web_errors.handler404"
+handler500 = "config.web_errors.handler500"
+
 urlpatterns = [
     path("", include("games.urls")),
     path("", include("frontend.urls")),

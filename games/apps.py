@@ -6,4 +6,10 @@ class GamesConfig(AppConfig):
     verbose_name = "Game server"
 
     def ready(self) -> None:
+        from django.urls import register_converter
+
+        from config.web_errors import IdConverter
         from games import signals  # noqa: F401  (connects the receivers)
+
+        # ``<id:game_id>`` in the HTTP and websocket routes, registered before any is imported.
+        register_converter(IdConverter, "id")

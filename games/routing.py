@@ -6,5 +6,5 @@ from games.consumers import GameConsumer, PingConsumer
 
 websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),
-    path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    path("ws/games/<id:game_id>/", GameConsumer.as_asgi()),
 ]
