@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+handler400 = "config.web_errors.handler400"
 handler404 = "config.web_errors.handler404"
 handler500 = "config.web_errors.handler500"
 

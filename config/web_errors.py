@@ -5,7 +5,7 @@ limit, an unexpected exception (500). Under ``/api/`` those answers are JSON in 
 ``config.exceptions.error_body`` like every other API error, and a 500 carries an error id that
 the server's log line carries too, so a user's report can be matched to its traceback.
 
-- ``handler404`` / ``handler500``: JSON under ``/api/``, Django's pages elsewhere.
+- ``handler400`` / ``handler404`` / ``handler500``: JSON under ``/api/``, Django's pages elsewhere.
 - ``ErrorIdMiddleware``: logs each unhandled exception once, with a fresh id, and keeps the id
   on the request for ``handler500``.
 - ``BodyLimit``: an ASGI wrapper that refuses a request body over ``MAX_REQUEST_BODY`` bytes with
@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 
@@ -50,6 +51,19 @@ def handler404(request: HttpRequest, exception: Exception | None = None) -> Http
         return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
     body = error_body("not_found", None, f"no such API path: {request.path}")
     return JsonResponse(body, status=404)
+
+
+def handler400(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """A request Django could not read before any view ran: a malformed multipart body (read
+    by the CSRF check of a signed-in browser POST), a suspicious header. Django's answer is an
+    HTML page; under ``/api/`` it is the error shape, naming the body."""
+    if not _is_api(request.path):
+        return defaults.bad_request(request, exception)  # type: ignore[arg-type]
+    if isinstance(exception, DisallowedHost):
+        body = error_body("bad_request", "host", "this server does not answer for that Host")
+    else:
+        body = error_body("bad_request", BODY, "the request could not be read (a malformed body?)")
+    return JsonResponse(body, status=400)
 
 
 def handler500(request: HttpRequest) -> HttpResponse:

@@ -61,6 +61,33 @@ def test_json_nested_100000_levels_is_a_400_naming_the_body(web):
     assert "nested too deeply" in body["message"]
 
 
+def test_a_malformed_multipart_body_is_a_json_400_naming_the_body(django_user_model):
+    """A signed-in browser POST with no CSRF header makes the CSRF check read the form; a
+    broken multipart body is then the parser's 400 in the error shape."""
+    user = django_user_model.objects.create_user("multi", password="x" * 12)
+    web = Client(raise_request_exception=False, enforce_csrf_checks=True)
+    web.force_login(user)
+    web.get("/api/auth/csrf")  # the CSRF cookie, as a browser has it
+    response = web.post(
+        "/api/games",
+        data=b'--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\n',
+        content_type="multipart/form-data; boundary=",
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert (body["error"], body["field"]) == ("parse_error", "body")
+
+
+def test_a_request_django_refuses_before_any_view_is_a_json_400_under_the_api(web):
+    """A Host header outside ALLOWED_HOSTS is refused by Django itself (an HTML 400 before)."""
+    response = web.get("/api/games", HTTP_HOST="evil.example")
+    assert response.status_code == 400
+    body = response.json()
+    assert (body["error"], body["field"]) == ("bad_request", "host")
+    page = web.get("/", HTTP_HOST="evil.example")
+    assert page.status_code == 400 and page["Content-Type"].startswith("text/html")
+
+
 def test_an_unexpected_exception_is_a_json_500_with_the_error_id_the_log_carries(
     web, monkeypatch, caplog
 ):
