@@ -5,9 +5,10 @@ message the client sends may carry a ``request_id`` (a string or an integer), ec
 
 Client -> server:
 
-- ``{"type": "action", "action": {...}, "expected_version": v, "idempotency_key": k}`` submits an
-  action exactly as ``POST /api/games/{id}/actions`` does (same service, same validation, same
-  throttle). Answered by ``ack`` or ``error``.
+- ``{"type": "action", "action": {...}, "expected_version": v, "idempotency_key": k,
+  "invite": t}`` (the last two optional) submits an action exactly as
+  ``POST /api/games/{id}/actions`` does (same service, same validation, same throttle).
+  Answered by ``ack`` or ``error``.
 - ``{"type": "state"}`` asks for the current state again (a ``state`` message).
 - ``{"type": "ping"}`` is answered by ``{"type": "pong"}``.
 
@@ -40,7 +41,11 @@ Server -> client:
   400 ``parse_error`` with field ``body`` for malformed JSON; ``required``/``invalid`` naming the
   field for a bad message). An error never closes the socket, except the two refusals on
   connect: an unknown game (close code 4404) and an unknown API token (4401), each after an
-  ``error`` message saying why.
+  ``error`` message saying why. A private game the caller may not see is an unknown game: the
+  same ``error`` (404 ``not_found``, "no such game") and the same 4404
+  (``games.services.access``). Its invite token goes in the URL, ``/ws/games/<id>/?invite=<t>``;
+  an action message may carry ``invite`` too, else the URL's is sent with it (a newcomer's
+  'join' of a private game needs it).
 - Other one-off notices (``games.services.broadcast.notice``, e.g. a deadline reminder) pass
   through as sent.
 
@@ -67,6 +72,7 @@ import logging
 import time
 import uuid
 from typing import Any
+from urllib.parse import parse_qs
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from channels.consumer import get_handler_name
@@ -162,6 +168,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     game_id: int
     user: Any = None
+    #: The ``?invite=`` of the socket's URL: a private game's token, checked on every read.
+    invite: str | None = None
     #: The channel-layer group this socket listens on (a seat's, or the public one).
     group_name: str | None = None
     #: The seat position the user holds, None for a spectator.
@@ -203,6 +211,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.ordered = asyncio.Lock()
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")  # resolved by the session / token middleware
+        self.invite = invite_from_query(self.scope.get("query_string", b""))
         await self.accept()
         if self.scope.get("auth_error"):
             await self.send_exception(drf_exceptions.AuthenticationFailed(self.scope["auth_error"]))
@@ -299,6 +308,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 "spectators only watch: sign in (session, or ?token= for scripts) to play"
             )
         data = _action_input(content)
+        if data.get("invite") is None:
+            data["invite"] = self.invite
         response = await submit_action(self.game_id, self.user, data)
         await self.reply("ack", request_id, response)
         # A 'join' action gave the user a seat: from now on they hear that seat's updates.
@@ -404,7 +415,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         Raises ``NotFoundError`` for an unknown game. The new group is joined before the old
         one is left, so no update is missed in between.
         """
-        position = await seat_position(self.game_id, self.user)
+        position = await seat_position(self.game_id, self.user, self.invite)
         if position is None:
             group = broadcast.public_group(self.game_id)
         else:
@@ -426,7 +437,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def _send_state(self, request_id: Any = None) -> None:
         """A fresh ``state`` (the caller holds ``ordered``): the client's view is now at its
         version, so the next update it can apply has that ``base_version``."""
-        detail = await game_detail(self.game_id, self.user)
+        detail = await game_detail(self.game_id, self.user, self.invite)
         self.state_version, self.state_status = detail["version"], detail["status"]
         self.relayed_version = detail["version"]
         self.held = {b: u for b, u in self.held.items() if u.get("version", 0) > detail["version"]}
@@ -473,6 +484,13 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.present, self.present_at = name == "connected", now
 
 
+def invite_from_query(query_string: bytes | str) -> str | None:
+    """The ``invite`` parameter of the socket's URL, if any."""
+    raw = query_string.decode("latin-1") if isinstance(query_string, bytes) else query_string
+    values = parse_qs(raw).get("invite")
+    return values[0] if values and values[0] else None
+
+
 def _authenticated(user: Any) -> bool:
     return bool(user is not None and user.is_authenticated)
 
@@ -499,14 +517,15 @@ def _action_input(content: dict[str, Any]) -> dict[str, Any]:
 
 
 @database_sync_to_async
-def seat_position(game_id: int, user: Any) -> int | None:
-    seat = selectors.seat_of(selectors.game_get(game_id), user)
+def seat_position(game_id: int, user: Any, invite: str | None = None) -> int | None:
+    """The user's seat position; ``NotFoundError`` for a missing game or one they may not see."""
+    seat = selectors.seat_of(selectors.game_for(game_id, user, invite=invite), user)
     return seat.position if seat is not None else None
 
 
 @database_sync_to_async
-def game_detail(game_id: int, user: Any) -> dict[str, Any]:
-    return reading.game_detail(selectors.game_get(game_id), user)
+def game_detail(game_id: int, user: Any, invite: str | None = None) -> dict[str, Any]:
+    return reading.game_detail(selectors.game_for(game_id, user, invite=invite), user)
 
 
 @database_sync_to_async

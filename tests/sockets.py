@@ -26,15 +26,23 @@ async def ping_round_trip(extra_headers: list[tuple[bytes, bytes]] | None = None
 
 
 def game_socket(
-    game_id: int, *, cookie: str | None = None, token: str | None = None
+    game_id: int,
+    *,
+    cookie: str | None = None,
+    token: str | None = None,
+    invite: str | None = None,
 ) -> WebsocketCommunicator:
     """A communicator for a game's socket, signed in by session cookie or API token (or neither:
-    a spectator). Connect it with ``await socket.connect()``."""
+    a spectator), with a private game's ``invite`` token if given. Connect it with
+    ``await socket.connect()``."""
+    from urllib.parse import urlencode
+
     from django.conf import settings
 
     path = f"/ws/games/{game_id}/"
-    if token is not None:
-        path += f"?token={token}"
+    query = {k: v for k, v in (("token", token), ("invite", invite)) if v is not None}
+    if query:
+        path += f"?{urlencode(query)}"
     headers = [LOCAL_ORIGIN]
     if cookie is not None:
         headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))

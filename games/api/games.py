@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
@@ -18,11 +17,18 @@ from rest_framework.views import APIView
 
 from config.exceptions import ApplicationError, ConflictError, ErrorSerializer
 from games.models import Game
-from games.services import lobby, reading, selectors, submissions
+from games.services import access, lobby, reading, selectors, submissions
 
 ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer,
           404: ErrorSerializer, 409: ErrorSerializer}  # fmt: skip
 GAME = OpenApiTypes.OBJECT
+#: How a private game is read: its invite token as ``?invite=`` (``games.services.access``).
+INVITE = OpenApiParameter(
+    "invite", str, required=False,
+    description="A private game's invite token. Without it (and without a seat, being its "
+    "creator or staff) a private game answers 404 not_found, as a missing id does.",
+)  # fmt: skip
+NOT_FOUND = "404 not_found for a missing id and for a private game the caller may not see."
 
 
 class GameListApi(APIView):
@@ -46,15 +52,14 @@ class GameListApi(APIView):
                                             allow_blank=True)  # fmt: skip
 
     @extend_schema(
-        summary="List games: open public games, and every game the caller sits in",
+        summary="List games: public games, and the private games the caller sits in or created",
         operation_id="games_list",
+        description="Other private games are never listed (not even for staff).",
         parameters=[OpenApiParameter("status", str, enum=Game.Status.values, required=False)],
         responses={200: GAME},
     )
     def get(self, request: Request) -> Response:
-        games = Game.objects.filter(public=True)
-        if request.user.is_authenticated:
-            games = Game.objects.filter(Q(public=True) | Q(seats__user=request.user)).distinct()
+        games = access.listed_for(request.user)
         wanted = request.query_params.get("status")
         if wanted:
             games = games.filter(status=wanted)
@@ -83,12 +88,14 @@ class GameDetailApi(APIView):
         description=(
             "The caller's seat view (or the spectator view), the version, whose turn it is, "
             "the pending decisions with their deadlines. Other players' cards, the deck order "
-            "and the seed never appear before the game is over. 404 not_found."
+            "and the seed never appear before the game is over. invite_token only for its "
+            "players, its creator and staff. " + NOT_FOUND
         ),
+        parameters=[INVITE],
         responses={200: GAME, 404: ErrorSerializer},
     )
     def get(self, request: Request, game_id: int) -> Response:
-        game = selectors.game_get(game_id)
+        game = selectors.game_for(game_id, request.user, invite=_invite(request))
         return Response(reading.game_detail(game, request.user))
 
 
@@ -96,7 +103,10 @@ class JoinApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     class JoinInput(serializers.Serializer):
-        invite = serializers.CharField(required=False, default="", allow_blank=True)
+        invite = serializers.CharField(
+            required=False, default="", allow_blank=True, max_length=100,
+            help_text="A private game's invite token (without it: 404, as for a missing id).",
+        )  # fmt: skip
         client_seed = serializers.CharField(max_length=64, required=False, default="",
                                             allow_blank=True)  # fmt: skip
 
@@ -104,8 +114,9 @@ class JoinApi(APIView):
         summary="Take a free seat before the start",
         operation_id="games_join",
         description=(
-            "403 invite_required (private game without its token); 409 not_open, game_full, "
-            "already_seated. A running game is joined with a 'join' action instead."
+            "404 not_found for a missing id and for a private game without its invite token "
+            "(403 invite_required only for staff, who see every game); 409 not_open, "
+            "game_full, already_seated. A running game is joined with a 'join' action instead."
         ),
         request=JoinInput,
         responses={200: GAME, **ERRORS},
@@ -113,7 +124,8 @@ class JoinApi(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         data = _valid(self.JoinInput, request)
         lobby.game_join(game_id=game_id, user=request.user, **data)
-        return Response(reading.game_detail(selectors.game_get(game_id), request.user))
+        game = selectors.game_for(game_id, request.user, invite=data["invite"])
+        return Response(reading.game_detail(game, request.user))
 
 
 class LeaveApi(APIView):
@@ -122,7 +134,9 @@ class LeaveApi(APIView):
     @extend_schema(
         summary="Give up a seat before the start (the creator cancels the game)",
         operation_id="games_leave",
-        description="409 not_open, not_seated. In a running game send a 'leave' action.",
+        description=(
+            "409 not_open, not_seated. In a running game send a 'leave' action. " + NOT_FOUND
+        ),
         request=None,
         responses={204: None, **ERRORS},
     )
@@ -137,13 +151,15 @@ class BotsApi(APIView):
     @extend_schema(
         summary="Fill every empty seat with a bot (creator only)",
         operation_id="games_bots",
-        description="403 not_creator; 409 not_open.",
+        description="403 not_creator; 409 not_open. " + NOT_FOUND,
         request=None,
         responses={200: GAME, **ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
         lobby.game_fill_with_bots(game_id=game_id, user=request.user)
-        return Response(reading.game_detail(selectors.game_get(game_id), request.user))
+        return Response(
+            reading.game_detail(selectors.game_for(game_id, request.user), request.user)
+        )
 
 
 class StartApi(APIView):
@@ -152,7 +168,7 @@ class StartApi(APIView):
     @extend_schema(
         summary="Start the game (creator only): the board is dealt from the committed seed",
         operation_id="games_start",
-        description="403 not_creator; 409 not_open, seats_empty.",
+        description="403 not_creator; 409 not_open, seats_empty. " + NOT_FOUND,
         request=None,
         responses={200: GAME, **ERRORS},
     )
@@ -169,9 +185,13 @@ class EventsApi(APIView):
         operation_id="games_events",
         description=(
             "Others' private cards are stripped from actions and events; rolls and seeds are "
-            "included only once the game is over. At most 500 entries: page on with after=last."
+            "included only once the game is over. At most 500 entries: page on with after=last. "
+            + NOT_FOUND
         ),
-        parameters=[OpenApiParameter("after", int, required=False, description="Default 0.")],
+        parameters=[
+            OpenApiParameter("after", int, required=False, description="Default 0."),
+            INVITE,
+        ],
         responses={200: GAME, 400: ErrorSerializer, 404: ErrorSerializer},
     )
     def get(self, request: Request, game_id: int) -> Response:
@@ -181,7 +201,7 @@ class EventsApi(APIView):
             after_n = after.run_validation(raw)
         except serializers.ValidationError as exc:
             raise serializers.ValidationError({"after": exc.detail}) from exc
-        game = selectors.game_get(game_id)
+        game = selectors.game_for(game_id, request.user, invite=_invite(request))
         return Response(reading.log_for(game, request.user, after_n))
 
 
@@ -196,6 +216,11 @@ class ActionsApi(APIView):
         expected_version = serializers.IntegerField(min_value=0)
         idempotency_key = serializers.CharField(max_length=100, required=False, allow_null=True,
                                                 default=None)  # fmt: skip
+        invite = serializers.CharField(
+            max_length=100, required=False, allow_null=True, default=None,
+            help_text="A private game's invite token: a 'join' action (taking over an allied "
+            "army) by someone without a seat needs it.",
+        )  # fmt: skip
 
     @extend_schema(
         summary="Submit an action",
@@ -204,9 +229,10 @@ class ActionsApi(APIView):
             "One transaction per action with the game row locked. 200 with the caller's events "
             "and the new version. 400 invalid_action (malformed; field action.<name>) or "
             "illegal_action (the engine's reason; 'rule' names the rule); 403 not_seated or "
-            "not_your_decision; 409 stale_version (with 'version', the current one) or "
-            "not_running; 429 throttled. A repeated idempotency_key returns the first response "
-            "and applies nothing."
+            "not_your_decision; 404 not_found for a missing id and for a private game the "
+            "caller may not see (a newcomer's 'join' needs the body's invite); 409 "
+            "stale_version (with 'version', the current one) or not_running; 429 throttled. "
+            "A repeated idempotency_key returns the first response and applies nothing."
         ),
         request=ActionInput,
         responses={
@@ -239,14 +265,22 @@ class ReplayApi(APIView):
     @extend_schema(
         summary="The whole log with the revealed seeds (after the game is over)",
         operation_id="games_replay",
-        description="409 not_over while the game runs: the seed would reveal the card order.",
+        description=(
+            "409 not_over while the game runs: the seed would reveal the card order. " + NOT_FOUND
+        ),
+        parameters=[INVITE],
         responses={200: GAME, 404: ErrorSerializer, 409: ErrorSerializer},
     )
     def get(self, request: Request, game_id: int) -> Response:
-        game = selectors.game_get(game_id)
+        game = selectors.game_for(game_id, request.user, invite=_invite(request))
         if game.status != Game.Status.FINISHED:
             raise ConflictError("the replay opens when the game is over", code="not_over")
         return Response(reading.replay(game))
+
+
+def _invite(request: Request) -> str | None:
+    """The ``?invite=`` query parameter (a private game's token), if any."""
+    return request.query_params.get("invite") or None
 
 
 def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:

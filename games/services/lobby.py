@@ -26,7 +26,7 @@ from games.models import (
     Seat,
     is_reserved_name,
 )
-from games.services import clock, dispatch, snapshots
+from games.services import access, clock, dispatch, selectors, snapshots
 from games.services.play import Committed, game_lock
 from games.services.seeds import engine_seed
 from risk.rules import Options, new_game
@@ -150,7 +150,10 @@ def _allowance(time_control: str, minutes: int | None, days: int | None) -> time
     )  # fmt: skip
 
 
-def _open_game(game_id: int) -> Game:
+def _open_game(game_id: int, user: Any, invite: str | None = None) -> Game:
+    """The game locked, if ``user`` may see it (``access``; else the 404 of a missing id, read
+    before the lock so that it costs the same) and it is still in the lobby."""
+    selectors.game_for(game_id, user, invite=invite)
     game = game_lock(game_id)
     if game.status != Game.Status.OPEN:
         raise ConflictError(
@@ -162,14 +165,16 @@ def _open_game(game_id: int) -> Game:
 
 
 def game_join(*, game_id: int, user: Any, invite: str = "", client_seed: str = "") -> Seat:
-    """Take the first free seat of an open game (a private game needs its invite token)."""
+    """Take the first free seat of an open game. A private game needs its invite token: without
+    it, 404 as for a missing game (``access``); staff, who see every game, get 403
+    ``invite_required``."""
     with transaction.atomic():
-        game = _open_game(game_id)
-        if not game.public and invite != game.invite_token:
-            raise ForbiddenError("this game is by invitation", code="invite_required",
-                                 field="invite")  # fmt: skip
+        game = _open_game(game_id, user, invite)
         if game.seats.filter(user=user).exists():
             raise ConflictError("you already hold a seat", code="already_seated")
+        if not game.public and not access.invite_matches(game, invite):
+            raise ForbiddenError("this game is by invitation", code="invite_required",
+                                 field="invite")  # fmt: skip
         _check_name(user)
         position = _free_position(game)
         return Seat.objects.create(
@@ -199,7 +204,7 @@ def _free_position(game: Game) -> int:
 def game_leave(*, game_id: int, user: Any) -> None:
     """Give up one's seat before the start; the creator cancels the game instead."""
     with transaction.atomic():
-        game = _open_game(game_id)
+        game = _open_game(game_id, user)
         seat = game.seats.filter(user=user).first()
         if seat is None:
             raise ConflictError("you hold no seat in this game", code="not_seated")
@@ -212,7 +217,7 @@ def game_leave(*, game_id: int, user: Any) -> None:
 def game_fill_with_bots(*, game_id: int, user: Any) -> list[Seat]:
     """The creator fills every empty seat with a bot."""
     with transaction.atomic():
-        game = _open_game(game_id)
+        game = _open_game(game_id, user)
         _creator_only(game, user)
         taken = set(game.seats.values_list("position", flat=True))
         bots = [
@@ -231,7 +236,7 @@ def _creator_only(game: Game, user: Any) -> None:
 def game_start(*, game_id: int, user: Any) -> Game:
     """Deal and place the board from the seats in order; the game runs from here."""
     with transaction.atomic():
-        game = _open_game(game_id)
+        game = _open_game(game_id, user)
         _creator_only(game, user)
         seats = list(game.seats.select_related("user__profile").order_by("position"))
         if len(seats) != game.seat_count:

@@ -19,9 +19,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from config.exceptions import ApplicationError, ConflictError, ForbiddenError, NotFoundError
+from config.exceptions import ApplicationError, ConflictError, ForbiddenError
 from games.models import ActionLog, Game, GameSnapshot, Seat, is_reserved_name
-from games.services import clock, snapshots
+from games.services import access, clock, snapshots
 from risk.rules import (
     Action,
     GameState,
@@ -86,7 +86,7 @@ def game_lock(game_id: int) -> Game:
         return game
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
-        raise NotFoundError(f"no game {game_id}", field="id")
+        raise access.not_found()
     return game
 
 
@@ -104,14 +104,24 @@ def game_seats(game: Game) -> list[Seat]:
 
 
 def person_action(
-    game: Game, user: Any, raw: Any, expected_version: int, key: str | None
+    game: Game,
+    user: Any,
+    raw: Any,
+    expected_version: int,
+    key: str | None,
+    invite: str | None = None,
 ) -> Committed:
     """Apply ``raw`` (the client's JSON) for ``user`` in ``game``, locked with its state.
 
-    Refusals: 400 ``invalid_action`` (malformed) or ``illegal_action`` (the engine's reason),
-    403 ``not_your_decision`` / ``not_seated``, 409 ``stale_version`` (with the current
-    version) or ``not_running``.
+    Refusals: 404 ``not_found`` for a private game the caller may not see (``access``: the
+    answer of a missing game, checked first), 400 ``invalid_action`` (malformed) or
+    ``illegal_action`` (the engine's reason), 403 ``not_your_decision`` / ``not_seated`` /
+    ``invite_required`` (a newcomer's 'join' in a private game they see without its invite:
+    staff), 409 ``stale_version`` (with the current version) or ``not_running``.
     """
+    seats = game_seats(game)
+    seat = next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
+    access.check(game, user, seated=seat is not None, invite=invite)
     check_running(game)
     if expected_version != game.version:
         raise ConflictError(
@@ -120,8 +130,6 @@ def person_action(
             field="expected_version",
             extra={"version": game.version},
         )
-    seats = game_seats(game)
-    seat = next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
     player = seat.player if seat is not None else user.get_username()
     # Before parsing: a stranger naming a seated player in the action is told they hold no
     # seat, not that the decision is someone else's.
@@ -130,6 +138,11 @@ def person_action(
             "you hold no seat in this game; join an allied army first",
             code="not_seated",
             field="action.type",
+        )
+    if seat is None and not game.public and not access.invite_matches(game, invite):
+        # Taking over an allied army of a private game takes its invite, as a lobby seat does.
+        raise ForbiddenError(
+            "this game is by invitation: send its invite", code="invite_required", field="invite"
         )
     if seat is None and is_reserved_name(player):
         raise ApplicationError(

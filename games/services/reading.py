@@ -41,11 +41,18 @@ def game_detail(game: Game, user: Any) -> dict[str, Any]:
         "turn": _turn(state),
         "pending": _pending(game, state, seats),
     }
-    if seat is not None or (user is not None and user.pk == game.creator_id):
+    if seat is not None or _creator_or_staff(game, user):
+        # Never to a caller who merely sees the game (a public game's onlooker, or one who came
+        # with the invite and has not taken a seat yet).
         detail["invite_token"] = game.invite_token
     if game.status == Game.Status.FINISHED:
         detail.update(revealed(game, seats))
     return detail
+
+
+def _creator_or_staff(game: Game, user: Any) -> bool:
+    signed_in = user is not None and user.is_authenticated
+    return bool(signed_in and (user.pk == game.creator_id or user.is_staff))
 
 
 def game_summary(game: Game, seats: list[Seat]) -> dict[str, Any]:

@@ -29,6 +29,8 @@ from games.models import ActionLog
 from games.services import dispatch, play
 
 MAX_KEY_LENGTH = 100
+#: Longer than any invite token (``Game.invite_token`` holds 32 characters).
+MAX_INVITE_LENGTH = 100
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
@@ -37,6 +39,8 @@ class Submission:
     action: dict[str, Any]
     expected_version: int
     idempotency_key: str | None = None
+    #: The game's invite token: a newcomer's 'join' of a private game needs it (``access``).
+    invite: str | None = None
 
     def as_kwargs(self) -> dict[str, Any]:
         """The keyword arguments of ``action_submit``."""
@@ -44,12 +48,13 @@ class Submission:
             "action": self.action,
             "expected_version": self.expected_version,
             "idempotency_key": self.idempotency_key,
+            "invite": self.invite,
         }
 
 
 def parse_submission(body: Mapping[str, Any]) -> Submission:
     """The submission in ``body``; the first field at fault (action, expected_version,
-    idempotency_key, in that order) is named in a 400."""
+    idempotency_key, invite, in that order) is named in a 400."""
     if "action" not in body:
         raise _required("action")
     action = body["action"]
@@ -78,7 +83,13 @@ def parse_submission(body: Mapping[str, Any]) -> Submission:
             raise ApplicationError(
                 f"at most {MAX_KEY_LENGTH} characters", code="max_length", field="idempotency_key"
             )
-    return Submission(action, version, key)
+    invite = body.get("invite")
+    if invite is not None and (not isinstance(invite, str) or len(invite) > MAX_INVITE_LENGTH):
+        raise ApplicationError(
+            f"the game's invite token: a string of at most {MAX_INVITE_LENGTH} characters, or "
+            "null", code="invalid", field="invite",
+        )  # fmt: skip
+    return Submission(action, version, key, invite or None)
 
 
 def _required(field: str) -> ApplicationError:
@@ -120,17 +131,22 @@ def action_submit(
     action: Any,
     expected_version: int,
     idempotency_key: str | None = None,
+    invite: str | None = None,
 ) -> dict[str, Any]:
     """Apply ``action`` for ``user``; the response body (also stored for idempotent replays).
 
-    Refusals as ``play.person_action``; 404 for an unknown game. The statements of an action
-    (issue 14): the game row locked with its state row joined, the seats, the state row's
-    UPDATE, the log INSERT with its response, and the transaction's BEGIN and COMMIT.
+    Refusals as ``play.person_action``; 404 for an unknown game, and the same 404 for a
+    private game the caller may not see (``invite``: its token, for a newcomer's 'join').
+    The statements of an action (issue 14): the game row locked with its state row joined,
+    the seats, the state row's UPDATE, the log INSERT with its response, and the
+    transaction's BEGIN and COMMIT.
     """
     try:
         with transaction.atomic():
             game = play.game_lock(game_id)
-            committed = play.person_action(game, user, action, expected_version, idempotency_key)
+            committed = play.person_action(
+                game, user, action, expected_version, idempotency_key, invite
+            )
             dispatch.after_commit(committed)
             return committed.log.response
     except (ApplicationError, IntegrityError):

@@ -221,14 +221,17 @@ def test_joining_takes_the_next_free_seat(alice, bob):
 
 
 def test_a_private_game_needs_its_invite_token(alice, bob):
+    """Without it the game is not there: the 404 of a missing id, not a 403 that confirms it."""
     secret = create(alice, public=False)
+    missing = refusal(post(bob, url(secret["id"] + 1000, "join")), 404)
 
-    without = refusal(post(bob, url(secret["id"], "join")), 403)
-    wrong = refusal(post(bob, url(secret["id"], "join"), {"invite": "guessed"}), 403)
+    without = refusal(post(bob, url(secret["id"], "join")), 404)
+    wrong = refusal(post(bob, url(secret["id"], "join"), {"invite": "guessed"}), 404)
     right = post(bob, url(secret["id"], "join"), {"invite": secret["invite_token"]})
 
-    assert (without["error"], without["field"]) == ("invite_required", "invite")
-    assert wrong["error"] == "invite_required"
+    assert without == wrong == missing == {
+        "error": "not_found", "message": "no such game", "field": "id", "allowed": None,
+    }  # fmt: skip
     assert right.status_code == 200
     assert seated(right.json()) == [(0, "alice"), (1, "bob")]
 
@@ -236,8 +239,9 @@ def test_a_private_game_needs_its_invite_token(alice, bob):
 def test_the_invite_token_is_shown_to_the_seated_and_not_to_onlookers(alice, bob):
     secret = create(alice, public=False)
 
-    onlooker = client_for(bob).get(url(secret["id"])).json()
+    onlooker = client_for(bob).get(url(secret["id"]), {"invite": secret["invite_token"]}).json()
 
+    assert onlooker["id"] == secret["id"] and onlooker["you"] is None
     assert "invite_token" not in onlooker
     assert secret["invite_token"] not in str(onlooker)
 

@@ -119,6 +119,8 @@ def _table(sql: str) -> str:
          "invalid"),
         ({"action": {}, "expected_version": 0, "idempotency_key": "k" * 101}, "idempotency_key",
          "max_length"),
+        ({"action": {}, "expected_version": 0, "invite": 7}, "invite", "invalid"),
+        ({"action": {}, "expected_version": 0, "invite": "t" * 101}, "invite", "invalid"),
     ],
 )  # fmt: skip
 def test_one_parser_names_the_field_at_fault_for_both_transports(body, field, code):
@@ -130,4 +132,7 @@ def test_one_parser_names_the_field_at_fault_for_both_transports(body, field, co
     ok = parse_submission({"action": {"type": "end_turn"}, "expected_version": 4})
     assert ok.as_kwargs() == {
         "action": {"type": "end_turn"}, "expected_version": 4, "idempotency_key": None,
+        "invite": None,
     }  # fmt: skip
+    invited = parse_submission({"action": {"type": "join"}, "expected_version": 4, "invite": "t"})
+    assert invited.invite == "t"

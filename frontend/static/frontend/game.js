@@ -6,6 +6,10 @@
 (() => {
   const { api, errorText, el, setText, timeControlText, randomKey } = Warboard;
   const gameId = Number(document.body.dataset.gameId);
+  // A private game is read with its invite token (/games/<id>?invite=<token>): passed on to the
+  // API, the socket and a 'join' action; without it (and without a seat) the game is "no such game".
+  const invite = new URLSearchParams(location.search).get("invite") || "";
+  const inviteQuery = invite ? `invite=${encodeURIComponent(invite)}` : "";
   const EVENTS_SHOWN = 60;
 
   let game = null; // the last "state" body (lobby facts, you, turn, pending with deadlines)
@@ -137,7 +141,7 @@
     if (view && view.over) {
       result.hidden = false;
       result.replaceChildren(`Game over: ${view.winner ? `${view.winner} wins` : "no winner"}. Ranking: ${(view.ranking || []).join(", ")}. `,
-        el("a", { href: `/api/games/${gameId}/replay` }, "Replay log with seeds (JSON)"));
+        el("a", { href: `/api/games/${gameId}/replay${inviteQuery ? `?${inviteQuery}` : ""}` }, "Replay log with seeds (JSON)"));
     } else {
       result.hidden = true;
     }
@@ -422,7 +426,7 @@
 
   async function loadLog() {
     const after = Math.max(0, version - 20);
-    const res = await api("GET", `/api/games/${gameId}/events?after=${after}`);
+    const res = await api("GET", `/api/games/${gameId}/events?after=${after}${inviteQuery ? `&${inviteQuery}` : ""}`);
     if (!res.ok) return;
     const known = new Set(log.map((e) => e.sequence));
     for (const entry of res.data.entries) if (!known.has(entry.sequence)) log.push(entry);
@@ -489,7 +493,7 @@
   function connect() {
     if (stopped) return;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}/`);
+    socket = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}/${inviteQuery ? `?${inviteQuery}` : ""}`);
     connection = retries ? `reconnecting (attempt ${retries + 1})` : "connecting";
     renderStatus();
     socket.addEventListener("open", () => {
@@ -527,6 +531,7 @@
     }
     const requestId = randomKey();
     const message = { type: "action", action, expected_version: version, idempotency_key: randomKey(), request_id: requestId };
+    if (invite) message.invite = invite;
     if (!send(message)) {
       result.className = "bad";
       result.textContent = "Not connected: wait for the connection to come back.";
@@ -555,7 +560,7 @@
   if (!Number.isInteger(gameId) || gameId < 1) {
     noSuchGame("No such game.");
   } else {
-    api("GET", `/api/games/${gameId}`).then((res) => {
+    api("GET", `/api/games/${gameId}${inviteQuery ? `?${inviteQuery}` : ""}`).then((res) => {
       if (res.status === 404) { noSuchGame(); return; }
       if (res.ok && game === null) applyState(res.data);
       else if (!res.ok) setText("status-line", `Could not load the game: ${errorText(res.data, res.status)}`, "status-line bad");
