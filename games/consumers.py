@@ -128,7 +128,7 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
         """Malformed JSON gets an error message, not a dropped socket."""
         try:
             await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply to decode
             await self.send_json({"type": "error", "field": "body", "error": "not valid JSON"})
 
     async def pong_message(self, event: dict[str, Any]) -> None:
@@ -262,6 +262,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             content = json.loads(text_data)
         except ValueError as exc:
             await self.send_exception(drf_exceptions.ParseError(f"not valid JSON: {exc}"))
+            return
+        except RecursionError:  # issue 15: 100,000 levels of [[[[ must not cost the socket
+            too_deep = drf_exceptions.ParseError("not valid JSON: nested too deeply")
+            await self.send_exception(too_deep)
             return
         await self.receive_json(content)
 
