@@ -39,9 +39,7 @@ def other():
     return get_user_model().objects.create_user("other", password="pw-other-123")
 
 
-def test_a_creator_signed_in_with_a_token_closes_their_battle_without_the_close_token(
-    owner, other
-):
+def test_a_creator_signed_in_with_a_token_closes_their_battle_without_its_close_token(owner, other):
     script = token_client(owner)
     created = script.post(BATTLES, THREE_V_ONE, format="json")
     assert created.status_code == 201
