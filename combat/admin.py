@@ -1,21 +1,35 @@
-"""Operators look battles up when a player disputes one; nothing here may alter the proof."""
+"""Operators look battles up when a player disputes one; nothing here may alter the proof.
+
+The rows are read-only: closing a battle (which reveals its seed) is for whoever asked for it,
+through the API. The seed is shown only once the battle is closed (``revealed_seed``), and, as
+a ``SecretSafeAdmin``, the changelist accepts only its declared filter as a URL lookup and never
+one on the seed, so a crafted ``?seed__startswith=`` cannot test guesses against it (issue 15).
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from combat.models import AABattle
+from config.admin_secrets import SecretSafeAdmin
+
+SECRET = "secret until the battle is closed"
 
 
 @admin.register(AABattle)
-class AABattleAdmin(admin.ModelAdmin):
+class AABattleAdmin(SecretSafeAdmin, admin.ModelAdmin):
     list_display = ("id", "created_at", "requester", "closed_at")
     list_filter = ("closed_at",)
     search_fields = ("id", "commitment")
-    readonly_fields = (
+    fields = (
         "id",
         "created_at",
-        "seed",
+        "requester",
+        "closed_at",
+        "revealed_seed",
         "commitment",
         "context",
         "client_seed",
@@ -23,3 +37,17 @@ class AABattleAdmin(admin.ModelAdmin):
         "request",
         "report",
     )
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="seed")
+    def revealed_seed(self, obj: AABattle) -> str:
+        return obj.seed if obj.is_closed else SECRET

@@ -5,11 +5,15 @@ Every lever is an admin action that calls a service in ``games.services.deadline
 here writes a game's state itself, so the admin can never skip the game lock, the log or the
 clock. The rows are read-only apart from a game's name, listing and timeout limit.
 
-Hidden information (issue 7): the server seed decides every roll and the card order, so no list
-column, filter, search field or change page shows it while the game is on; a finished game's
-page reveals it (``revealed_seed``), as ``risk.admin`` does for the board's seed. Players'
-client seeds are treated the same way, and the action log (whose rolls would give away the
-deck order) is not browsable here at all: the replay API serves it once the game is over.
+Hidden information (issues 7 and 15): the server seed decides every roll and the card order, so
+no list column, filter, search field or change page shows it while the game is on; a finished
+game's page reveals it (``revealed_seed``). Players' client seeds are treated the same way, the
+board's page shows the public view until the end, and the action log (whose rolls would give
+away the deck order) is not browsable here at all: the replay API serves it once the game is
+over. Every admin here is a ``config.admin_secrets.SecretSafeAdmin``: the changelists accept
+only their declared filters as URL lookups and never a lookup, search or ordering that touches
+a secret field, so a crafted URL (``?server_seed__startswith=3``) is a 400 rather than an
+oracle on the seed.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
+from config.admin_secrets import SecretSafeAdmin
 from config.exceptions import ApplicationError
 from games.models import Deadline, Game, GameSnapshot, Seat
 from games.services import operations
@@ -138,7 +143,7 @@ GAME_EDITABLE = ("name", "public", "max_timeouts")
 
 
 @admin.register(Game)
-class GameAdmin(OperatorActions, admin.ModelAdmin):
+class GameAdmin(SecretSafeAdmin, OperatorActions, admin.ModelAdmin):
     list_display = (
         "id",
         "__str__",
@@ -208,7 +213,7 @@ class GameAdmin(OperatorActions, admin.ModelAdmin):
 
 
 @admin.register(GameSnapshot)
-class GameSnapshotAdmin(ReadOnly, admin.ModelAdmin):
+class GameSnapshotAdmin(SecretSafeAdmin, ReadOnly, admin.ModelAdmin):
     """A game's board, read-only, from its snapshot row. While the game runs it is the public
     view (``view_for`` with no player: hand sizes, not cards; no deck order; the seed's
     commitment, not the seed), like a spectator's; once the game is over, the whole state."""
@@ -236,7 +241,7 @@ class GameSnapshotAdmin(ReadOnly, admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(ReadOnly, OperatorActions, admin.ModelAdmin):
+class SeatAdmin(SecretSafeAdmin, ReadOnly, OperatorActions, admin.ModelAdmin):
     list_display = ("__str__", "game", "position", "player", "user", "state", "timeouts")
     list_filter = ("state", "game__status")
     search_fields = ("player", "user__username", "=game__id")
@@ -274,7 +279,7 @@ class SeatAdmin(ReadOnly, OperatorActions, admin.ModelAdmin):
 
 
 @admin.register(Deadline)
-class DeadlineAdmin(ReadOnly, OperatorActions, admin.ModelAdmin):
+class DeadlineAdmin(SecretSafeAdmin, ReadOnly, OperatorActions, admin.ModelAdmin):
     list_display = (
         "id",
         "game",

@@ -1,8 +1,11 @@
 """Endpoints of the A&A resolver, open to anonymous players.
 
 Correspondence players may not have accounts yet, so every view allows anonymous use; a signed-in
-requester is remembered and may close their battle without the token. Session authentication
-keeps DRF's CSRF check for signed-in browsers. Bodies are JSON only, so a form post is a 415
+requester is remembered and may close their battle without the token. Signed in means what it
+means in the games API: an API token (scripts and bots) or a session (browsers, CSRF-checked by
+DRF). Token authentication comes first so that a wrong token is a 401 with
+``WWW-Authenticate: Token`` (DRF answers 401 only when the first class names a challenge), never
+silently treated as anonymous. Bodies are JSON only, so a form post is a 415
 rather than a half-parsed battle. Every refusal uses the project's one error shape
 (config.exceptions).
 """
@@ -12,7 +15,7 @@ from __future__ import annotations
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.authentication import SessionAuthentication
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -51,7 +54,8 @@ BATTLE_ID = OpenApiParameter(
 
 
 class CombatApi(APIView):
-    authentication_classes = [SessionAuthentication]
+    # The project's two classes (settings.REST_FRAMEWORK), the token first: see the docstring.
+    authentication_classes = [TokenAuthentication, SessionAuthentication]
     permission_classes = [AllowAny]
     parser_classes = [JSONParser]
     throttle_classes = [CalculatorThrottle]
@@ -146,8 +150,8 @@ class AABattleCloseApi(CombatApi):
     @extend_schema(
         tags=TAGS,
         summary="Close an A&A battle and reveal its seed",
-        description="Needs the close_token, or the signed-in user who created the battle. "
-        "Closing again answers the same.",
+        description="Needs the close_token, or the signed-in user who created the battle (a "
+        "session or an API token). Closing again answers the same.",
         operation_id="aa_battle_close",
         parameters=[BATTLE_ID],
         request=AABattleCloseInputSerializer,
@@ -156,6 +160,9 @@ class AABattleCloseApi(CombatApi):
                 AABattleOutputSerializer, description="The closed battle, its seed revealed."
             ),
             400: BAD_INPUT,
+            401: OpenApiResponse(
+                ErrorSerializer, description="A wrong API token (Authorization: Token ...)."
+            ),
             403: OpenApiResponse(ErrorSerializer, description="Wrong or missing close_token."),
             404: NOT_FOUND,
         },

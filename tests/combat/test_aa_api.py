@@ -394,7 +394,7 @@ def test_the_endpoints_are_in_the_schema(client):
     assert "requestBody" in create_op
     assert set(paths["/api/combat/aa/battles/{battle_id}"]["get"]["responses"]) == {"200", "404"}
     close = paths["/api/combat/aa/battles/{battle_id}/close"]["post"]
-    assert set(close["responses"]) == {"200", "400", "403", "404"}
+    assert set(close["responses"]) == {"200", "400", "401", "403", "404"}
 
     components = schema["components"]["schemas"]
     created = components["AABattleCreatedOutput"]["properties"]
