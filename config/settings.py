@@ -141,8 +141,11 @@ WHITENOISE_MANIFEST_STRICT = False
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",  # the browser (CSRF-checked)
+        # Token first: DRF answers 401 with a ``WWW-Authenticate: Token`` challenge only when
+        # the first class offers one, so a bad or missing token is a 401, as documented (issue
+        # 15); without an Authorization header the session is tried next, as before.
         "rest_framework.authentication.TokenAuthentication",  # scripts and bots
+        "rest_framework.authentication.SessionAuthentication",  # the browser (CSRF-checked)
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # One error shape for every 4xx: {"error": code, "message", "field", "allowed", ...}.

@@ -57,8 +57,8 @@ CSRF_FAILED = OpenApiResponse(
 )
 NOT_SIGNED_IN = OpenApiResponse(
     ErrorSerializer,
-    description="Not signed in ('not_authenticated'), a bad token ('authentication_failed') "
-    "or, for a session write, a failed CSRF check ('permission_denied').",
+    description="Not signed in ('not_authenticated') or a bad token ('authentication_failed'); "
+    "a 401 with a 'WWW-Authenticate: Token' challenge.",
 )
 THROTTLED = OpenApiResponse(
     ErrorSerializer, description="Too many attempts (error 'throttled'); see Retry-After."
@@ -279,7 +279,11 @@ class TokenApi(AccountApi):
         "POST makes a new one.",
         operation_id="auth_token_destroy",
         request=None,
-        responses={204: OpenApiResponse(description="Revoked."), 403: NOT_SIGNED_IN},
+        responses={
+            204: OpenApiResponse(description="Revoked."),
+            401: NOT_SIGNED_IN,
+            403: CSRF_FAILED,
+        },
     )
     def delete(self, request: Request) -> Response:
         token_revoke(user=request.user)
@@ -303,7 +307,8 @@ class MeApi(AccountApi):
         operation_id="auth_me_retrieve",
         responses={
             200: OpenApiResponse(ProfileOutputSerializer, description="The profile."),
-            403: NOT_SIGNED_IN,
+            401: NOT_SIGNED_IN,
+            403: CSRF_FAILED,
         },
     )
     def get(self, request: Request) -> Response:
@@ -319,7 +324,8 @@ class MeApi(AccountApi):
         responses={
             200: OpenApiResponse(ProfileOutputSerializer, description="The changed profile."),
             400: BAD_INPUT,
-            403: NOT_SIGNED_IN,
+            401: NOT_SIGNED_IN,
+            403: CSRF_FAILED,
         },
     )
     def patch(self, request: Request) -> Response:

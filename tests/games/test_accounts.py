@@ -252,7 +252,7 @@ def test_wrong_credentials_do_not_say_which_part_was_wrong(client, bob):
 
     assert (wrong_password.status_code, unknown_user.status_code) == (400, 400)
     assert wrong_password.json() == unknown_user.json() == INVALID_CREDENTIALS
-    assert client.get(ME).status_code == 403
+    assert client.get(ME).status_code == 401
 
 
 def test_an_inactive_user_cannot_sign_in(client, bob):
@@ -288,7 +288,7 @@ def test_signing_in_without_the_csrf_token_is_refused_and_accepted_with_it(csrf_
         "field": None,
         "allowed": None,
     }
-    assert csrf_client.get(ME).status_code == 403  # no session was started
+    assert csrf_client.get(ME).status_code == 401  # no session was started
 
     accepted = post(csrf_client, LOGIN, credentials, HTTP_X_CSRFTOKEN=csrf_token(csrf_client))
 
@@ -397,7 +397,7 @@ def test_a_token_is_refused_for_wrong_credentials(client, bob):
 def test_revoking_a_token_needs_a_signed_in_user(client):
     response = client.delete(TOKEN)
 
-    assert response.status_code == 403
+    assert response.status_code == 401
     assert response.json() == NOT_SIGNED_IN
 
 
@@ -429,7 +429,7 @@ def test_login_is_throttled_after_the_configured_number_of_attempts(client, set_
         "field": None,
         "allowed": None,
     }
-    assert client.get(ME).status_code == 403  # the right password did not get through
+    assert client.get(ME).status_code == 401  # the right password did not get through
 
 
 def test_asking_for_a_token_counts_against_the_login_limit(client, set_rate, bob):
@@ -563,7 +563,7 @@ def test_anonymous_users_can_neither_read_nor_change_a_profile(client, alice):
     read = client.get(ME)
     change = client.patch(ME, {"display_name": "Mallory"}, format="json")
 
-    assert (read.status_code, change.status_code) == (403, 403)
+    assert (read.status_code, change.status_code) == (401, 401)
     assert read.json() == change.json() == NOT_SIGNED_IN
     assert Profile.objects.get(user=alice).display_name == ""
 
