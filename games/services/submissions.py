@@ -14,6 +14,7 @@ path (``play.person_action``), then ``dispatch`` after the commit.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -27,6 +28,8 @@ from django.db import IntegrityError, transaction
 from config.exceptions import ApplicationError, ThrottledError
 from games.models import ActionLog
 from games.services import dispatch, play
+
+logger = logging.getLogger(__name__)
 
 MAX_KEY_LENGTH = 100
 #: Longer than any invite token (``Game.invite_token`` holds 32 characters).
@@ -109,19 +112,29 @@ def action_rate() -> tuple[int, int]:
 
 def check_action_rate(user_id: int) -> None:
     """Count one submission of ``user_id``; a 429 ``throttled`` (with ``Retry-After``) past the
-    rate. Not atomic across processes (DRF's throttles are not either): two submissions at the
-    same instant may both pass the last slot."""
+    rate. With the cache unreachable (Redis down) it lets the submission through and logs it:
+    an action must still commit when only the throttle's store is gone (issue 15). Not atomic
+    across processes (DRF's throttles are not either): two submissions at the same instant may
+    both pass the last slot."""
     allowed, seconds = action_rate()
     key = f"throttle_actions_{user_id}"
     now = time.time()
-    history: list[float] = [t for t in cache.get(key, []) if t > now - seconds]
+    try:
+        stored = cache.get(key, [])
+    except Exception:  # the cache (Redis) is down: the action goes through unthrottled
+        logger.warning("action throttle unavailable (cache down); user %s not counted", user_id)
+        return
+    history: list[float] = [t for t in stored if t > now - seconds]
     if len(history) >= allowed:
         wait = seconds - (now - history[-1])
         raise ThrottledError(
             f"Request was throttled. Expected available in {max(1, round(wait))} seconds.",
             wait=wait,
         )
-    cache.set(key, [now, *history], seconds)
+    try:
+        cache.set(key, [now, *history], seconds)
+    except Exception:
+        logger.warning("action throttle unavailable (cache down); user %s not counted", user_id)
 
 
 def action_submit(

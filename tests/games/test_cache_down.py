@@ -1,0 +1,43 @@
+"""With the cache's Redis unreachable (a real refused connection, not a stand-in), a person's
+action still commits: the throttle lets it through and logs that it could not count it."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from games.models import ActionLog
+from games.services import selectors, submissions
+from tests.games.helpers import start_game
+
+pytestmark = pytest.mark.django_db
+
+#: Nothing listens on port 1: every cache call fails at once with a refused connection.
+DEAD_REDIS = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:1/0",
+    }
+}
+
+
+def test_an_action_commits_when_the_throttles_redis_is_unreachable(alice, settings, caplog):
+    import random
+
+    from risk.rules.bots import RandomBot, decide
+
+    game = start_game(alice, 3)
+    state = selectors.game_state(game)
+    action = decide(RandomBot(random.Random(3)), state, "alice").to_dict()
+    action.pop("player")
+    settings.CACHES = DEAD_REDIS
+    with caplog.at_level(logging.WARNING, logger="games.services.submissions"):
+        submissions.check_action_rate(alice.pk)
+        answer = submissions.action_submit(
+            game_id=game.pk, user=alice, action=action, expected_version=game.version
+        )
+    assert answer["version"] == 1
+    assert ActionLog.objects.filter(game=game).count() == 1
+    warnings = [r.getMessage() for r in caplog.records if r.name == "games.services.submissions"]
+    assert warnings == [f"action throttle unavailable (cache down); user {alice.pk} not counted"]
