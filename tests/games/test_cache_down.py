@@ -4,11 +4,13 @@ action still commits: the throttle lets it through and logs that it could not co
 from __future__ import annotations
 
 import logging
+import random
 
 import pytest
 
 from games.models import ActionLog
 from games.services import selectors, submissions
+from risk.rules.bots import RandomBot, decide
 from tests.games.helpers import start_game
 
 pytestmark = pytest.mark.django_db
@@ -23,10 +25,6 @@ DEAD_REDIS = {
 
 
 def test_an_action_commits_when_the_throttles_redis_is_unreachable(alice, settings, caplog):
-    import random
-
-    from risk.rules.bots import RandomBot, decide
-
     game = start_game(alice, 3)
     state = selectors.game_state(game)
     action = decide(RandomBot(random.Random(3)), state, "alice").to_dict()
