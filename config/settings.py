@@ -99,6 +99,12 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-task leaves it for another worker
+# ... also when the pool child is killed (SIGKILL, out of memory): without this Celery
+# acknowledges such a task as failed and nobody runs it again (issue 15).
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# A task taken by a worker that vanished goes back to the queue after this long (Redis
+# broker); the default hour left a game waiting on a bot for an hour. Longer than any task.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"

@@ -144,6 +144,11 @@ class GameSnapshot(models.Model):
         help_text="risk.rules.state.SCHEMA_VERSION the state was written with."
     )
     state = models.JSONField(help_text="risk.rules.state.to_dict of the game's state.")
+    server_turn = models.BooleanField(
+        default=False,
+        help_text="The game waits on the server (a bot, an allied army's AI, a player out of "
+        "time): the sweep re-queues the driver of a game left so for long (its task lost).",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

@@ -144,3 +144,14 @@ def test_postgresql_gets_a_connection_pool_unless_turned_off():
     plain = environment.database_config({**url, "DB_POOL": "0", "DB_CONN_MAX_AGE": "60"}, Path("/"))
     assert "pool" not in plain.get("OPTIONS", {})
     assert plain["CONN_MAX_AGE"] == 60
+
+
+def test_a_task_of_a_killed_worker_goes_back_to_the_queue_within_minutes():
+    """Issue 15: acks_late alone acknowledges a task whose pool child was killed as failed;
+    with reject_on_worker_lost it is re-queued, and a vanished worker's message comes back
+    after the visibility timeout (Redis broker), 5 minutes rather than the default hour."""
+    from config.celery import app
+
+    assert app.conf.task_acks_late is True
+    assert app.conf.task_reject_on_worker_lost is True
+    assert app.conf.broker_transport_options == {"visibility_timeout": 300}

@@ -33,6 +33,7 @@ import logging
 import sys
 import threading
 from collections.abc import Sequence
+from datetime import timedelta
 from pathlib import PurePath
 from typing import Any
 
@@ -45,6 +46,10 @@ from games.models import Deadline, Game, Seat
 from games.services import broadcast, dispatch, notify
 
 logger = logging.getLogger(__name__)
+
+#: Seconds a game may wait on the server (a bot's decision) without a step before the sweep
+#: takes its driver's task for lost (a broker outage, a killed worker) and queues it again.
+STALLED_SECONDS = 60
 
 
 # --- expiry and reminder ----------------------------------------------------------------------
@@ -109,8 +114,9 @@ def reminder_notice(deadline: Deadline) -> dict[str, Any]:
 
 def deadlines_sweep(*, limit: int = 200) -> dict[str, int]:
     """The periodic backstop: remind and expire whatever is due and unclaimed, and kick the
-    driver of every game with an overdue deadline or a seat at its timeout limit (its run may
-    have been lost, or the rules refused the leave last time).
+    driver of every game with an overdue deadline, a seat at its timeout limit (its run may
+    have been lost, or the rules refused the leave last time), or a decision of the server's
+    that has waited ``STALLED_SECONDS`` (its task was lost: nothing else would ever run it).
 
     Each candidate goes through the same claim as its task, so the sweep and a task never both
     act. ``limit`` bounds one run (oldest first); the next run takes the rest.
@@ -133,9 +139,11 @@ def deadlines_sweep(*, limit: int = 200) -> dict[str, int]:
             except Exception:  # one broken game must not stop the sweep for the others
                 counts["failed"] += 1
                 logger.exception("sweep: %s of deadline %s failed", key, deadline_id)
+    stalled_before = now - timedelta(seconds=STALLED_SECONDS)
     stuck = Game.objects.filter(status=Game.Status.RUNNING).filter(
         Q(deadlines__status=Deadline.Status.OVERDUE)
         | Q(seats__state=Seat.State.AWAY, seats__timeouts__gte=F("max_timeouts"))
+        | Q(snapshot__server_turn=True, snapshot__updated_at__lt=stalled_before)
     )
     for game_id in stuck.order_by("pk").values_list("pk", flat=True).distinct()[:limit]:
         if game_id in expired_games:

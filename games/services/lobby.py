@@ -252,7 +252,9 @@ def game_start(*, game_id: int, user: Any) -> Game:
         game.status = Game.Status.RUNNING
         game.started_at = timezone.now()
         game.save(update_fields=["status", "started_at"])
-        snapshots.create(game, state)
+        snapshots.create(
+            game, state, server_turn=bool(clock.answered_by_server(game, state, seats))
+        )
         colours = {seat.id: seat.colour for seat in state.seats}
         for seat in seats:
             seat.colour = colours[seat.player]

@@ -263,7 +263,6 @@ def commit_action(
         raise _refusal(exc, waited_for=actor in _waiting_for(state)) from exc
     event_dicts = [e.to_dict() for e in events]
     version = game.version + 1
-    snapshots.save(game, after, version)
     response = {}
     if respond_to is not None:
         response = {
@@ -285,10 +284,13 @@ def commit_action(
     if seats is None:
         seats = game_seats(game)
     change = clock.after_action(game, state, after, seats, back=back)
+    server_answers = not after.over and bool(
+        clock.answered_by_server(game, after, seats, change.overdue)
+    )
+    snapshots.save(game, after, version, server_turn=server_answers)
     return Committed(
-        game, log, state, after, event_dicts, seats, change,
-        server_answers=bool(clock.answered_by_server(game, after, seats, change.overdue)),
-    )  # fmt: skip
+        game, log, state, after, event_dicts, seats, change, server_answers=server_answers
+    )
 
 
 def _refusal(exc: IllegalAction, *, waited_for: bool) -> ApplicationError:

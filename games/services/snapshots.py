@@ -28,21 +28,26 @@ def load(game: Game) -> GameState:
     return load_state(row)
 
 
-def create(game: Game, state: GameState) -> None:
+def create(game: Game, state: GameState, *, server_turn: bool = False) -> None:
     """The state row of a game starting now (version 0: no action logged yet)."""
     game.snapshot = GameSnapshot.objects.create(
-        game=game, version=0, schema_version=SCHEMA_VERSION, state=to_dict(state)
-    )
+        game=game, version=0, schema_version=SCHEMA_VERSION, state=to_dict(state),
+        server_turn=server_turn,
+    )  # fmt: skip
 
 
-def save(game: Game, state: GameState, version: int) -> None:
+def save(game: Game, state: GameState, version: int, *, server_turn: bool = False) -> None:
     """Replace the state and the version (one UPDATE: the action path's only one, issue 14);
     ``version`` is the log entry it follows. A snapshot read in with ``game`` is brought up to
     date too, so ``load`` and ``game.version`` never see the old one."""
     data = to_dict(state)
     GameSnapshot.objects.filter(pk=game.pk).update(
-        version=version, schema_version=SCHEMA_VERSION, state=data, updated_at=timezone.now()
-    )  # (``auto_now`` applies to ``save()`` only, not to an UPDATE)
+        version=version,
+        schema_version=SCHEMA_VERSION,
+        state=data,
+        server_turn=server_turn,
+        updated_at=timezone.now(),  # (``auto_now`` applies to ``save()`` only, not to an UPDATE)
+    )
     cached = _joined(game)
     if cached is not None:
         cached.state, cached.version, cached.schema_version = data, version, SCHEMA_VERSION

@@ -19,7 +19,7 @@ from django.core.cache.backends.locmem import LocMemCache
 from config.celery import app as celery_app
 from config.exceptions import ApplicationError, ConflictError
 from games import tasks
-from games.models import ActionLog, Deadline, Game, Seat
+from games.models import ActionLog, Deadline, Game, GameSnapshot, Seat
 from games.services import (
     broadcast,
     clock,
@@ -342,6 +342,35 @@ def test_a_player_back_while_overdue_ends_the_stretch_and_gets_a_fresh_deadline(
         fresh = open_deadline(game, alice)
         assert fresh is not None and fresh.due_at == START + JUST_PAST_DUE + ALLOWANCE
         assert driver.step(game.pk) is False  # the game waits on alice herself again
+
+
+def test_the_sweep_requeues_the_driver_of_a_game_left_waiting_on_a_bot(
+    alice, commits, frozen, monkeypatch
+):
+    """The start's driver task is lost (a broker outage): the bots' set-up is pending and the
+    state row says the game waits on the server. The sweep leaves it alone for
+    ``STALLED_SECONDS``, then queues the driver, which answers the bots."""
+    game = new_game(alice)
+    lost: list[int] = []
+    monkeypatch.setattr(dispatch, "kick_driver", lost.append)
+    with commits():
+        lobby.game_start(game_id=game.pk, user=alice)
+    assert lost == [game.pk]
+    monkeypatch.undo()
+    row = GameSnapshot.objects.get(pk=game.pk)
+    assert row.server_turn is True and row.version == 0
+    bots_pending = {d.player for d in pending_decisions(selectors.game_state(game))} - {"alice"}
+    assert bots_pending == {"bot:2", "bot:3"}
+
+    frozen.shift(timedelta(seconds=deadlines.STALLED_SECONDS - 1))
+    assert sweep(commits)["kicked"] == 0  # not yet: the task may still come
+    frozen.shift(timedelta(seconds=2))
+    assert sweep(commits)["kicked"] == 1
+
+    row.refresh_from_db()
+    assert row.server_turn is False and row.version == 2  # both bots arranged
+    assert waiting(game) == {"alice"}
+    assert sweep(commits)["kicked"] == 0
 
 
 def test_an_expiry_task_that_runs_before_the_due_time_does_nothing(alice, commits, frozen):

@@ -66,11 +66,11 @@ def test_the_admin_board_is_the_public_view_while_the_game_runs(alice, client, d
 
 
 def test_an_action_reads_and_writes_the_state_row_once_and_never_selects_the_log(alice):
-    """The action path's six statements (issue 14): BEGIN, the game row locked with its state
-    row joined, the seats, one UPDATE of the state row (state and version), the log INSERT with
-    its response, COMMIT (inside the test's own transaction, a SAVEPOINT and its RELEASE); the
-    game row is not written, and idempotency needs no SELECT (the unique index answers a
-    repeat)."""
+    """The action path's six statements (issue 14): BEGIN, the state row and the game row
+    locked in one SELECT, the seats, the log INSERT with its response, one UPDATE of the state
+    row (state, version, whether the server is to move), COMMIT (inside the test's own
+    transaction, a SAVEPOINT and its RELEASE); the game row is not written, and idempotency
+    needs no SELECT (the unique index answers a repeat)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -88,8 +88,8 @@ def test_an_action_reads_and_writes_the_state_row_once_and_never_selects_the_log
         "SAVEPOINT -",
         "SELECT games_gamesnapshot",  # FOR UPDATE of it and of the game row (joined)
         "SELECT games_seat",
-        "UPDATE games_gamesnapshot",
         "INSERT games_actionlog",
+        "UPDATE games_gamesnapshot",
         "RELEASE -",
     ]
     again = submissions.action_submit(
