@@ -8,19 +8,16 @@ one on the seed, so a crafted ``?seed__startswith=`` cannot test guesses against
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 
 from combat.models import AABattle
-from config.admin_secrets import SecretSafeAdmin
+from config.admin_secrets import ReadOnly, SecretSafeAdmin
 
 SECRET = "secret until the battle is closed"
 
 
 @admin.register(AABattle)
-class AABattleAdmin(SecretSafeAdmin, admin.ModelAdmin):
+class AABattleAdmin(SecretSafeAdmin, ReadOnly, admin.ModelAdmin):
     list_display = ("id", "created_at", "requester", "closed_at")
     list_filter = ("closed_at",)
     search_fields = ("id", "commitment")
@@ -38,15 +35,6 @@ class AABattleAdmin(SecretSafeAdmin, admin.ModelAdmin):
         "report",
     )
     readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.display(description="seed")
     def revealed_seed(self, obj: AABattle) -> str:

@@ -234,3 +234,17 @@ def _flatten(fields: Iterable[Any]) -> Iterator[Any]:
             yield from item
         else:
             yield item
+
+
+class ReadOnly:
+    """Rows an operator sees but never adds, edits or deletes by hand: the services write them
+    (the admin's actions call those services)."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -29,27 +29,13 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
-from config.admin_secrets import SecretSafeAdmin
+from config.admin_secrets import ReadOnly, SecretSafeAdmin
 from config.exceptions import ApplicationError
 from games.models import Deadline, Game, GameSnapshot, Seat
 from games.services import operations
 from risk.rules import to_dict
 
 SECRET = "secret until the game is over"
-
-
-class ReadOnly:
-    """Rows an operator sees but never adds, edits or deletes by hand: the services write them
-    (the admin's actions call those services)."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class OperatorActions:
