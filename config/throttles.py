@@ -4,11 +4,13 @@ DRF copies ``DEFAULT_THROTTLE_RATES`` into its classes when it is imported; thes
 ``settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` on every request instead, so a rate changed
 in the settings (a test's ``settings`` fixture) applies at once. Counts are kept in the cache
 (Redis when ``REDIS_URL`` is set, so across processes). A refused request is DRF's
-``Throttled``: a 429 in the one error shape, with ``Retry-After``.
+``Throttled``: a 429 in the one error shape, with ``Retry-After``. With the cache unreachable
+the request goes through, logged (issue 15: a Redis outage made every login a 500).
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.conf import settings
@@ -17,6 +19,8 @@ from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 from rest_framework.views import APIView
+
+logger = logging.getLogger(__name__)
 
 
 class SettingsScopedRateThrottle(ScopedRateThrottle):
@@ -30,7 +34,11 @@ class SettingsScopedRateThrottle(ScopedRateThrottle):
         # The class's scope, not the view's ``throttle_scope``: the view lists the throttle.
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        return SimpleRateThrottle.allow_request(self, request, view)
+        try:
+            return SimpleRateThrottle.allow_request(self, request, view)
+        except Exception:  # the cache (Redis) is down: let the request through, say so
+            logger.warning("%s throttle unavailable (cache down); request not counted", self.scope)
+            return True
 
     def get_rate(self) -> str | None:
         rates: dict[str, Any] = settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {})

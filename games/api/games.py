@@ -47,7 +47,9 @@ class GameListApi(APIView):
         time_control = serializers.ChoiceField(choices=Game.TimeControl.values, default="untimed")
         minutes = serializers.IntegerField(required=False, allow_null=True, default=None)
         days = serializers.IntegerField(required=False, allow_null=True, default=None)
-        max_timeouts = serializers.IntegerField(required=False, default=3, min_value=1)
+        max_timeouts = serializers.IntegerField(
+            required=False, default=3, min_value=1, max_value=lobby.MAX_TIMEOUTS
+        )
         client_seed = serializers.CharField(max_length=64, required=False, default="",
                                             allow_blank=True)  # fmt: skip
 

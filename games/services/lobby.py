@@ -44,6 +44,9 @@ WINS = (LAST_STANDING, DOMINATION, ROUND_LIMIT)
 ALLY_DEFENDERS = (NEXT_PLAYER, AI)
 ALLY_CARDS = (ALLY_OWN, DECLARER_ONLY)
 
+#: The most consecutive timeouts a game may allow before a seat counts as having left (the
+#: column is a small integer; 3,000,000,000 overflowed it into a 500, issue 15).
+MAX_TIMEOUTS = 100
 #: Allowances per time control: live in minutes, correspondence in days.
 LIVE_MINUTES = (1, 240)
 CORRESPONDENCE_DAYS = (1, 30)
@@ -70,8 +73,10 @@ def game_create(
     _check_name(creator)
     chosen = checked_options(options or {})
     allowance = _allowance(time_control, minutes, days)
-    if max_timeouts < 1:
-        raise ApplicationError("at least 1", code="invalid", field="max_timeouts")
+    if not 1 <= max_timeouts <= MAX_TIMEOUTS:
+        raise ApplicationError(
+            f"between 1 and {MAX_TIMEOUTS}", code="invalid", field="max_timeouts"
+        )
     server_seed = new_seed()
     with transaction.atomic():
         game = Game.objects.create(

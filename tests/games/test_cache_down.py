@@ -39,3 +39,25 @@ def test_an_action_commits_when_the_throttles_redis_is_unreachable(alice, settin
     assert ActionLog.objects.filter(game=game).count() == 1
     warnings = [r.getMessage() for r in caplog.records if r.name == "games.services.submissions"]
     assert warnings == [f"action throttle unavailable (cache down); user {alice.pk} not counted"]
+
+
+def test_a_token_is_issued_when_the_login_throttles_redis_is_unreachable(alice, settings, caplog):
+    """Issue 15: the login rate limit read Redis, so with Redis down every sign-in was a 500.
+    Now the request goes through, uncounted and logged; a wrong password is still refused."""
+    from rest_framework.test import APIClient
+
+    from tests.games.conftest import PASSWORD
+
+    settings.CACHES = DEAD_REDIS
+    api = APIClient()
+    with caplog.at_level(logging.WARNING, logger="config.throttles"):
+        issued = api.post(
+            "/api/auth/token", {"username": "alice", "password": PASSWORD}, format="json"
+        )
+        refused = api.post(
+            "/api/auth/token", {"username": "alice", "password": "wrong" * 4}, format="json"
+        )
+    assert issued.status_code == 200 and len(issued.json()["token"]) == 40
+    assert refused.status_code == 400
+    warnings = [r.getMessage() for r in caplog.records if r.name == "config.throttles"]
+    assert warnings == ["login throttle unavailable (cache down); request not counted"] * 2

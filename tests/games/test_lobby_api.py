@@ -87,6 +87,21 @@ def test_seven_seats_are_refused_naming_the_seats_field(alice):
     assert not Game.objects.exists()
 
 
+@pytest.mark.parametrize("value", [3_000_000_000, 10**20, 101, 0])
+def test_max_timeouts_out_of_range_is_a_400_naming_it(alice, value):
+    """Issue 15: 3,000,000,000 overflowed the column on PostgreSQL and 10**20 on SQLite (500s)."""
+    response = client_for(alice).post(GAMES, {"seats": 3, "max_timeouts": value}, format="json")
+    body = refusal(response, 400)
+
+    assert body["field"] == "max_timeouts"
+    assert body["error"] == ("min_value" if value < 1 else "max_value")
+    assert not Game.objects.exists()
+
+
+def test_max_timeouts_of_100_is_the_most_allowed(alice):
+    assert create(alice, max_timeouts=100)["max_timeouts"] == 100
+
+
 def test_an_unknown_win_condition_is_refused_with_the_allowed_ones(alice):
     response = client_for(alice).post(
         GAMES, {"seats": 3, "options": {"win": "bogus"}}, format="json"
