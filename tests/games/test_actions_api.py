@@ -258,6 +258,17 @@ def test_a_refused_action_writes_nothing(game, alice, bob, carol):
 # --- Idempotency -------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("field", ["idempotency_key", "invite"])
+def test_a_nul_character_in_a_key_is_refused_before_it_reaches_the_database(game, alice, field):
+    """Schemathesis (issue 15): PostgreSQL text cannot hold NUL, so a key with one was a 500
+    there (the key is stored and looked up); every other request string refuses it too."""
+    before = snapshot(game)
+    body = refusal(submit(alice, game, place(game, "alice"), **{field: "key\x00"}), 400)
+
+    assert (body["error"], body["field"]) == ("invalid", field)
+    assert snapshot(game) == before
+
+
 def test_a_repeated_idempotency_key_returns_the_first_answer_and_applies_nothing(game, alice):
     version = game.version
     action = place(game, "alice")
