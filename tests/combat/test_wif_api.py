@@ -141,4 +141,5 @@ def test_the_endpoint_is_in_the_schema(client):
         request
     )
     assert "winterised_attackers" in request["modifiers"]["properties"]
-    assert set(operation["responses"]) == {"200", "400"}
+    # 401 (a bad token), 413 and 415 (the body), 429 (anonymous use is rate-limited).
+    assert set(operation["responses"]) == {"200", "400", "401", "413", "415", "429"}
