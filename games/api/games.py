@@ -6,6 +6,7 @@ are listed in its OpenAPI description.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
@@ -37,6 +38,8 @@ INVITE = OpenApiParameter(
     description="A private game's invite token. Without it (and without a seat, being its "
     "creator or staff) a private game answers 404 not_found, as a missing id does.",
 )  # fmt: skip
+#: A whole number as a query parameter: digits, with a minus sign for a 400 min_value.
+_WHOLE = re.compile(r"-?[0-9]+")
 NOT_FOUND = "404 not_found for a missing id and for a private game the caller may not see."
 #: ``<id:game_id>`` in the URL: 1 to 18 digits (``config.web_errors.IdConverter``).
 GAME_ID = OpenApiParameter(
@@ -254,12 +257,7 @@ class EventsApi(APIView):
         responses={200: GAME, 400: ErrorSerializer, 404: ErrorSerializer},
     )
     def get(self, request: Request, game_id: int) -> Response:
-        after = serializers.IntegerField(min_value=0, max_value=ID_MAX)
-        raw = request.query_params.get("after", "0")
-        try:
-            after_n = after.run_validation(raw)
-        except serializers.ValidationError as exc:
-            raise serializers.ValidationError({"after": exc.detail}) from exc
+        after_n = _query_count(request, "after")
         game = selectors.game_for(game_id, request.user, invite=_invite(request))
         return Response(reading.log_for(game, request.user, after_n))
 
@@ -339,6 +337,22 @@ class ReplayApi(APIView):
         if game.status != Game.Status.FINISHED:
             raise ConflictError("the replay opens when the game is over", code="not_over")
         return Response(reading.replay(game))
+
+
+def _query_count(request: Request, name: str) -> int:
+    """A query parameter that is a whole number from 0 to ``ID_MAX`` (0 when absent), given once
+    and written as one: "0.0" or "1e3" would pass DRF's ``IntegerField``, and a repeated
+    parameter would be read as its last value, the others dropped unsaid."""
+    values = request.query_params.getlist(name)
+    if len(values) > 1:
+        raise ApplicationError(f"give {name} once", code="invalid", field=name)
+    raw = values[0] if values else "0"
+    if not _WHOLE.fullmatch(raw):
+        raise ApplicationError("a whole number, such as 12", code="invalid", field=name)
+    try:
+        return serializers.IntegerField(min_value=0, max_value=ID_MAX).run_validation(raw)
+    except serializers.ValidationError as exc:
+        raise serializers.ValidationError({name: exc.detail}) from exc
 
 
 def _invite(request: Request) -> str | None:

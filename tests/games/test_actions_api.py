@@ -332,8 +332,11 @@ def test_the_events_after_n_are_the_entries_after_n(game, alice, bob):
     assert "rolls" not in body["entries"][0]  # revealed only once the game is over
 
 
-@pytest.mark.parametrize("after", ["-1", "x"])
+@pytest.mark.parametrize(
+    "after", ["-1", "x", "0.0", "1e3", " 1", "1000000000000000000", ["0", "1"]]
+)
 def test_a_bad_after_is_refused_naming_it(game, alice, after):
+    """Schemathesis (issue 15): "0.0" was read as 0 and a repeated after as its last value."""
     response = client_for(alice).get(f"/api/games/{game.pk}/events", {"after": after})
 
     assert refusal(response, 400)["field"] == "after"
