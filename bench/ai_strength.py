@@ -28,6 +28,7 @@ import random
 import statistics
 import sys
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing import Pool
@@ -131,7 +132,10 @@ def play(match: str, hero: str, others: list[str], index: int, seed: int, cap: i
 
 
 def _run(args: tuple[str, str, list[str], int, int, int]) -> GameResult:
-    return play(*args)
+    try:
+        return play(*args)
+    except Exception as error:  # a worker's exception may not pickle: send its traceback
+        raise RuntimeError(f"{args}: {traceback.format_exc()}") from error
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -55,6 +55,8 @@ def naval(attackers: int, defenders: int, committed: bool) -> Odds:
     rest aboard (committed; ``combat.risk_dice`` refills it from ``reserves`` exactly so)."""
     if defenders <= 0:
         return Odds(1.0, 0.0, 0.0)
+    if attackers <= 0:
+        return Odds(0.0, 0.0, 0.0)
     a, d = min(attackers, CAP), min(defenders, CAP)
     if committed and a >= 2:
         odds = battle_odds(2, d, mode="committed", reserves=a - 2, naval=True)

@@ -96,6 +96,7 @@ class Profile:
     poker: bool
     allies: bool
     factories: bool
+    deny_allies: bool
 
 
 PROFILES = {
@@ -112,6 +113,7 @@ PROFILES = {
         poker=False,
         allies=False,
         factories=False,
+        deny_allies=False,
     ),
     "normal": Profile(
         min_win=0.6,
@@ -126,6 +128,7 @@ PROFILES = {
         poker=True,
         allies=True,
         factories=False,
+        deny_allies=False,
     ),
     "hard": Profile(
         min_win=0.65,
@@ -140,6 +143,7 @@ PROFILES = {
         poker=True,
         allies=True,
         factories=True,
+        deny_allies=True,
     ),
 }
 
@@ -864,8 +868,14 @@ class _Turn:
         return self.side.me
 
     def challenge(self) -> Action:
+        """Contest another player's declaration? An allied turn is a second turn against us,
+        and a contest stops it unless the declarer wins the hand *and* holds a card of the
+        ally's suit (rule text "Playing Poker"): ``hard`` always contests (the stake is a few
+        armies of its next bonus, won back as often as lost); ``normal`` with a good stash."""
         if not self.p.poker:
             return Challenge(self.player, contest=self.rng.random() < 0.3)
+        if self.p.deny_allies:
+            return Challenge(self.player, contest=True)
         seat = self.state.seat(self._my_seat_id())
         cards = [c for c in seat.poker_cards if c != HIDDEN]
         strength = poker_sense.stash_strength(cards, self.state.options.red_queens_high)
@@ -882,8 +892,11 @@ class _Turn:
         return Challenge(self.player, contest=strength >= 0.45 or (danger >= 3 and strength >= 0.3))
 
     def answer(self) -> Action:
+        """Play the hand or demur: demurring gives the allied turn up for certain."""
         if not self.p.poker:
             return Answer(self.player, demur=self.rng.random() < 0.2)
+        if self.p.deny_allies:
+            return Answer(self.player, demur=False)
         seat = self.state.seat(self._my_seat_id())
         strength = poker_sense.stash_strength(seat.poker_cards, self.state.options.red_queens_high)
         return Answer(self.player, demur=strength < 0.2)
