@@ -9,16 +9,19 @@ refilled before every roll makes the defender roll a single die, and two such fl
 and capture every army the defender loses. The levels:
 
 - ``easy``: normal attacks only (3 dice against 2), at fair odds picked with noise; spreads its
-  reinforcements; no ships, no poker sense (challenges and bets at random), armies for cards.
-- ``normal``: refilled committed and flanking blocks with exact odds, attacks at >= 60% scored
-  by a board evaluation (territory, continent progress and goal, cards, enemy armies destroyed,
-  eliminations); reinforcements massed where they attack best; landings and naval attacks;
-  poker from hand equity; declares an allied army every turn and plays it against the enemy.
-- ``hard``: ``normal`` plus planning: each attack is scored with the best follow-up it opens
-  (a lookahead over its own campaign with exact odds as the chance of each step), reinforcements
-  placed for that chain, factories for card sets early, ships that ferry idle armies to the
-  front and pick up crews for landings, and transfers of idle armies to the most threatened
-  border.
+  reinforcements over random borders; no ships, no poker sense (challenges and bets at random),
+  rewards for cards at random.
+- ``normal``: refilled committed and flanking blocks with exact odds, attacks at >= 60% win
+  odds scored by a board evaluation (territory, continent progress towards a goal continent,
+  cards, enemy armies destroyed and captured, eliminations); reinforcements massed where they
+  attack best; landings and naval attacks; poker from hand equity; challenges with a good stash;
+  declares an allied army every turn and plays it against the other players.
+- ``hard``: ``normal`` plus planning: it contests every declaration and answers every challenge
+  (an allied turn is a second turn), opens attacks at >= 65%, scores each attack with the best
+  attack on an enemy player it opens next (a one-step lookahead over its own campaign with the
+  exact odds as the chance of each step) and places reinforcements for that chain; its ships
+  ferry idle armies to the front and pick up crews for landings; it transfers idle armies (and
+  a border's surplus) to the most threatened border.
 
 Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI3):
 
@@ -95,8 +98,8 @@ class Profile:
     ferry: bool
     poker: bool
     allies: bool
-    factories: bool
     deny_allies: bool
+    enemy_paths: bool = False  # the lookahead follows only attacks on the other players
 
 
 PROFILES = {
@@ -112,7 +115,6 @@ PROFILES = {
         ferry=False,
         poker=False,
         allies=False,
-        factories=False,
         deny_allies=False,
     ),
     "normal": Profile(
@@ -127,7 +129,6 @@ PROFILES = {
         ferry=False,
         poker=True,
         allies=True,
-        factories=False,
         deny_allies=False,
     ),
     "hard": Profile(
@@ -142,8 +143,8 @@ PROFILES = {
         ferry=True,
         poker=True,
         allies=True,
-        factories=True,
         deny_allies=True,
+        enemy_paths=True,
     ),
 }
 
@@ -157,7 +158,8 @@ class AttackPlan:
     mode: str
     flanks: tuple[tuple[str, int], ...]
     odds: exact.Odds
-    score: float
+    score: float  # what it is worth now, with the follow-up it opens (lookahead): the ranking
+    base: float = 0.0  # what it is worth now: whether to attack at all
 
 
 class StrategicBot:
@@ -320,15 +322,11 @@ class _Turn:
             sets, key=lambda cards: (sum(2 for c in cards if c in owned), -cards.count("wild"))
         )
         rewards: list[str] = opts["rewards"]
+        # Armies: 2d6 now. A factory pays 2 a turn and a ship carries 1d6: games between these
+        # bots last a median of 4-5 rounds (bench/ai_strength.py), too short for either to
+        # pay back 7 armies (a factory tried for the first 15 rounds lost games to one that
+        # took armies).
         reward = "armies"
-        if (
-            self.p.factories
-            and "factory" in rewards
-            and not self.side.allied_turn
-            and self.state.round <= 15
-            and any(not self.state.territories[t].factory for t in owned)
-        ):
-            reward = "factory"
         if not self.p.blocks:
             reward = self.rng.choice([r for r in rewards if r != "ship"] or rewards)
         return TurnIn(self.player, cards=tuple(best), reward=reward)
@@ -388,6 +386,8 @@ class _Turn:
         for nxt in self.side.bmap.territories[target].adjacent:
             owner = self.state.territories[nxt].owner
             if owner == self.side.acting or not self.side.hostile(owner):
+                continue
+            if self.p.enemy_paths and owner not in self.side.enemies:
                 continue
             score = self._score_block(nxt, move, flanking=move >= 4, took=True, depth=1)
             best = max(best, score)
@@ -463,9 +463,11 @@ class _Turn:
             plan = self._best_plan(target, sources, room, modes[target], took)
             if plan is None:
                 continue
-            score = self.noisy(plan.score)
-            if plan.odds.win >= self.p.min_win and score >= self.p.min_score:
-                plans.append(AttackPlan(plan.target, plan.mode, plan.flanks, plan.odds, score))
+            noise = self.noisy(0.0)
+            if plan.odds.win >= self.p.min_win and plan.base + noise >= self.p.min_score:
+                plans.append(
+                    AttackPlan(plan.target, plan.mode, plan.flanks, plan.odds, plan.score + noise)
+                )
         return plans
 
     def _best_plan(
@@ -506,11 +508,12 @@ class _Turn:
             ships = [src for src, _ in flanks if src in self.state.ships]
             if ships and mode != NORMAL:  # a committed landing that fails sinks the ship
                 score -= (1 - odds.win) * SHIP_VALUE
+            base = score
             if self.p.lookahead:
                 left = available - odds.attacker_losses
                 score += 0.5 * odds.win * self._follow_up(target, left)
             if best is None or score > best.score:
-                best = AttackPlan(target, mode, flanks, odds, score)
+                best = AttackPlan(target, mode, flanks, odds, score, base)
         return best
 
     # --- battles ---------------------------------------------------------------------------
