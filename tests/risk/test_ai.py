@@ -8,6 +8,7 @@ out by hand in the test's docstring. Whole games check that every action the bot
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -373,6 +374,22 @@ def _with_other_hidden_cards(state: GameState, viewer: str, rng: random.Random) 
                 seat.poker_cards[i], pile[j] = pile[j], seat.poker_cards[i]
     rng.shuffle(other.risk_deck.draw)
     rng.shuffle(other.poker_deck.draw)
+    contest = other.contest
+    if contest is not None and contest.hand is not None:  # others' cards inside a poker hand
+        hand = contest.hand
+        deck = list(hand.deck)
+        seats = []
+        for poker_seat in hand.seats:
+            cards = list(poker_seat.hand)
+            visible = me is not None and poker_seat.player == me.id
+            if not visible and not (poker_seat.shown and poker_seat.status != "mucked"):
+                for i in range(len(cards)):
+                    if deck:
+                        j = rng.randrange(len(deck))
+                        cards[i], deck[j] = deck[j], cards[i]
+            seats.append(replace(poker_seat, hand=tuple(cards)))
+        rng.shuffle(deck)
+        other.contest = replace(contest, hand=replace(hand, seats=tuple(seats), deck=tuple(deck)))
     return other
 
 
@@ -382,7 +399,7 @@ def test_it_decides_only_from_what_its_seat_may_see() -> None:
     bots: dict[str, Bot] = {"p0": hard(1), "p1": StrategicBot(random.Random(2), "normal")}
     state = new_game(list(bots), seed="no-peeking")
     rng = random.Random(5)
-    compared = 0
+    compared = poker = 0
     for step in range(1500):
         if state.over:
             break
@@ -396,6 +413,8 @@ def test_it_decides_only_from_what_its_seat_may_see() -> None:
             second = decide(StrategicBot(random.Random(step), level), other, actor)
             assert first == second
             compared += 1
+            poker += first.type == "poker"
         bot = bots[seat.id] if seat is not None and seat.id in bots else GreedyBot(random.Random(0))
         state, _ = apply(state, decide(bot, state, actor), game_dice(state))
     assert compared > 100
+    assert poker > 0, "the game reaches a poker hand (checked above)"
