@@ -43,7 +43,12 @@ def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
             config["CONN_MAX_AGE"] = 0  # Django refuses persistent connections with a pool
         else:
             config["CONN_MAX_AGE"] = int(env.get("DB_CONN_MAX_AGE", "0"))
-            config["CONN_HEALTH_CHECKS"] = True
+        # With a pool, Django passes ``ConnectionPool.check_connection`` as the pool's ``check``:
+        # each connection is tested as it is handed out (one round trip) and a dead one
+        # replaced. Without it a connection the server dropped (a restart,
+        # ``pg_terminate_backend``, a failover) failed the request that got it, and the next
+        # ones, until every dead connection in the pool had been tried (issue 15).
+        config["CONN_HEALTH_CHECKS"] = True
         return config
     return {
         "ENGINE": "django.db.backends.sqlite3",
@@ -98,7 +103,7 @@ def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
             "CONFIG": {
                 # A dead connection must fail a publish rather than hang it; the subscriber
                 # waits with its own 0.1 s timeouts, which this does not shorten.
-                "hosts": [{"address": url, "socket_timeout": 30}],
+                "hosts": [{"address": url, "socket_timeout": 30, "socket_connect_timeout": 2}],
                 "prefix": env.get("CHANNEL_LAYER_PREFIX", "warboard"),
             },
         }
@@ -138,6 +143,9 @@ def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": url,
             "KEY_PREFIX": "warboard",
+            # An unreachable Redis fails a throttle's read in seconds, not minutes (the
+            # throttles then let the request through: config.throttles).
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
         }
     }
 

@@ -98,19 +98,34 @@ CELERY_RESULT_BACKEND = _celery["CELERY_RESULT_BACKEND"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# The server never reads a task's result (the ``games.ping`` probe does, and keeps it): not
+# storing them saves Redis a write per task, and, more to the point, queuing a task then does
+# not subscribe to its result channel, which with Redis down retried for 19 s and then broke
+# the process's result consumer for good ("The Celery application must be restarted").
+CELERY_TASK_IGNORE_RESULT = True
+# Queuing with the broker down: one quick retry, then the caller logs it and carries on (the
+# action is committed; the sweep re-queues what the game waits on). Kombu's default retries
+# for about a second per task, several tasks an action.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2,
+}  # fmt: skip
 CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-task leaves it for another worker
 # ... also when the pool child is killed (SIGKILL, out of memory): without this Celery
 # acknowledges such a task as failed and nobody runs it again (issue 15).
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # A task taken by a worker that vanished goes back to the queue after this long (Redis
 # broker); the default hour left a game waiting on a bot for an hour. Longer than any task.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
+# An unreachable broker (not one refusing at once) fails a publish within 2 s.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300, "socket_connect_timeout": 2}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 # The deadline sweep (games.sweep_deadlines): Celery beat runs it this often, and so does the
 # embedded server's sweeper thread. It only backs up the per-deadline tasks, so a minute is fine.
 DEADLINE_SWEEP_SECONDS = env.int("DEADLINE_SWEEP_SECONDS", default=60)
+# A game waiting this long on a bot with no step taken has lost its driver's task (a broker
+# outage, a killed worker): the sweep queues it again (games.services.deadlines).
+GAME_STALLED_SECONDS = env.int("GAME_STALLED_SECONDS", default=60)
 
 # --- Auth, i18n, static ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -8,17 +8,35 @@ from __future__ import annotations
 
 import os
 import socket
+from typing import Any
 
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
+
+#: Database faults worth another try: a dropped connection (a restart, ``pg_terminate_backend``,
+#: a failover) or a server briefly refusing connections. Anything else is a bug, not retried.
+TRANSIENT_DB_ERRORS = (OperationalError, InterfaceError)
+
+#: Retries of the tasks that touch the database (issue 15: a bot run that met a dropped
+#: connection used to fail for good, and the game waited forever). Backoff 1, 2, 4 ... 60 s
+#: with jitter, 8 tries (about 3 minutes); past that the periodic sweep re-queues the game. A
+#: retry is a fresh message, so the worker's Django fixup replaces the broken connection first.
+DB_RETRY: dict[str, Any] = {
+    "autoretry_for": TRANSIENT_DB_ERRORS,
+    "retry_backoff": 1,
+    "retry_backoff_max": 60,
+    "retry_jitter": True,
+    "max_retries": 8,
+}
 
 
-@shared_task(name="games.ping")
+@shared_task(name="games.ping", ignore_result=False)
 def ping(token: str) -> dict[str, object]:
     """Echo ``token`` with where it ran: proves the broker and a worker are alive."""
     return {"token": token, "pid": os.getpid(), "host": socket.gethostname()}
 
 
-@shared_task(name="games.advance")
+@shared_task(name="games.advance", **DB_RETRY)
 def advance(game_id: int) -> int:
     """The game's driver: the server answers what the game waits on it for (bots, allied
     armies' AIs, players out of time); it queues its own sequel after ``STEPS_PER_RUN``."""
@@ -27,14 +45,14 @@ def advance(game_id: int) -> int:
     return driver.advance(game_id)
 
 
-@shared_task(name="games.run_bots")
+@shared_task(name="games.run_bots", **DB_RETRY)
 def run_bots(game_id: int) -> int:
     """The name ``games.advance`` had before issue 14: messages queued by an older server
     still run."""
     return advance(game_id)
 
 
-@shared_task(name="games.deadline_remind")
+@shared_task(name="games.deadline_remind", **DB_RETRY)
 def deadline_remind(deadline_id: int) -> bool:
     """The 80% reminder of one deadline (idempotent: sent at most once)."""
     from games.services import deadlines
@@ -42,7 +60,7 @@ def deadline_remind(deadline_id: int) -> bool:
     return deadlines.deadline_remind(deadline_id)
 
 
-@shared_task(name="games.deadline_expire")
+@shared_task(name="games.deadline_expire", **DB_RETRY)
 def deadline_expire(deadline_id: int) -> bool:
     """One deadline's expiry: claim it, let the bot decide, count the timeout (idempotent)."""
     from games.services import deadlines
@@ -58,7 +76,7 @@ def sweep_deadlines() -> dict[str, int]:
     return deadlines.deadlines_sweep()
 
 
-@shared_task(name="games.notify_your_turn")
+@shared_task(name="games.notify_your_turn", **DB_RETRY)
 def notify_your_turn(game_id: int, seat_ids: list[int]) -> int:
     """ "Your turn" emails to the seats the game has just started waiting for."""
     from games.services import notify
@@ -66,7 +84,7 @@ def notify_your_turn(game_id: int, seat_ids: list[int]) -> int:
     return notify.your_turn(game_id, seat_ids)
 
 
-@shared_task(name="games.notify_game_over")
+@shared_task(name="games.notify_game_over", **DB_RETRY)
 def notify_game_over(game_id: int) -> int:
     """Game-over emails with the result."""
     from games.services import notify

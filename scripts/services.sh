@@ -58,6 +58,10 @@ _start_redis() {
 ensure_services() {
   SERVICES_UP=1
   local name url host port
+  # The fault tests (tests/integration/test_faults.py) start and kill a Redis of their own, so
+  # the server binary is needed even when the shared Redis runs elsewhere (a container).
+  command -v redis-server >/dev/null || _apt_install redis-server || \
+    echo "WARNING: redis-server is not installed: the fault tests will fail" >&2
   for name in postgres redis; do
     if [ "$name" = postgres ]; then url="$SERVICES_DATABASE_URL"; else url="$SERVICES_REDIS_URL"; fi
     read -r host port < <(_endpoint "$url")

@@ -17,7 +17,11 @@ status=0
 # SKIP_SLOW=1 (make test-quick) leaves out the tests marked `slow` (long property tests); CI and
 # `make test` run them.
 embedded="not services"
-[ "${SKIP_SLOW:-0}" = 1 ] && embedded="not services and not slow"
+services="services"
+if [ "${SKIP_SLOW:-0}" = 1 ]; then
+  embedded="not services and not slow"
+  services="services and not slow"  # the fault tests (tests/integration/test_faults.py)
+fi
 
 # shellcheck source=scripts/services.sh
 . scripts/services.sh
@@ -33,7 +37,7 @@ echo "== pass 2: PostgreSQL + Redis =="
 ensure_services
 if [ "$SERVICES_UP" = 1 ]; then
   DATABASE_URL="$SERVICES_DATABASE_URL" REDIS_URL="$SERVICES_REDIS_URL" \
-    "$PY" -m pytest -m services --junitxml="$reports/services.xml" "$@" || status=$?
+    "$PY" -m pytest -m "$services" --junitxml="$reports/services.xml" "$@" || status=$?
 fi
 
 "$PY" scripts/junit_total.py "$reports"/*.xml

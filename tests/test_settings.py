@@ -87,11 +87,30 @@ def test_database_url_is_parsed_into_its_parts():
 def test_redis_url_feeds_the_channel_layer_broker_and_results():
     env = {"REDIS_URL": "redis://cache.internal:6380/2"}
     layer = environment.channel_layers_config(env)["default"]["CONFIG"]
-    assert layer["hosts"] == [{"address": "redis://cache.internal:6380/2", "socket_timeout": 30}]
+    # An unreachable Redis fails a publish within 2 s (issue 15), a dead connection within 30.
+    assert layer["hosts"] == [
+        {"address": "redis://cache.internal:6380/2", "socket_timeout": 30,
+         "socket_connect_timeout": 2},
+    ]  # fmt: skip
     assert layer["prefix"] == "warboard"
     assert "capacity" not in layer  # pub/sub queues nothing (config.environment)
     celery = environment.celery_config(env)
     assert celery["CELERY_BROKER_URL"] == celery["CELERY_RESULT_BACKEND"] == env["REDIS_URL"]
+    cache = environment.cache_config(env)["default"]
+    assert cache["LOCATION"] == env["REDIS_URL"]
+    assert cache["OPTIONS"] == {"socket_connect_timeout": 2, "socket_timeout": 2}
+
+
+def test_queuing_a_task_neither_stores_nor_waits_for_its_result():
+    """Issue 15: with a result backend, queuing subscribed to the task's result channel, which
+    with Redis down retried for 19 s and then broke the process's result consumer for good.
+    Only the ``games.ping`` probe keeps its result; a publish to a dead broker retries once."""
+    from config.celery import app
+    from games.tasks import advance, ping
+
+    assert app.conf.task_ignore_result is True
+    assert (advance.ignore_result, ping.ignore_result) == (True, False)
+    assert app.conf.task_publish_retry_policy["max_retries"] == 1
 
 
 def test_a_separate_broker_url_overrides_redis_for_celery_only():
@@ -140,6 +159,8 @@ def test_postgresql_gets_a_connection_pool_unless_turned_off():
     url = {"DATABASE_URL": "postgres://alice@db:5432/warboard"}
     pooled = environment.database_config(url, Path("/srv"))
     assert pooled["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 10}
+    # ... whose connections are checked as they are handed out (issue 15: dropped connections).
+    assert pooled["CONN_HEALTH_CHECKS"] is True
     assert pooled["CONN_MAX_AGE"] == 0
     plain = environment.database_config({**url, "DB_POOL": "0", "DB_CONN_MAX_AGE": "60"}, Path("/"))
     assert "pool" not in plain.get("OPTIONS", {})
@@ -154,4 +175,6 @@ def test_a_task_of_a_killed_worker_goes_back_to_the_queue_within_minutes():
 
     assert app.conf.task_acks_late is True
     assert app.conf.task_reject_on_worker_lost is True
-    assert app.conf.broker_transport_options == {"visibility_timeout": 300}
+    assert app.conf.broker_transport_options == {
+        "visibility_timeout": 300, "socket_connect_timeout": 2,
+    }  # fmt: skip

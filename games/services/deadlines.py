@@ -47,9 +47,12 @@ from games.services import broadcast, dispatch, notify
 
 logger = logging.getLogger(__name__)
 
-#: Seconds a game may wait on the server (a bot's decision) without a step before the sweep
-#: takes its driver's task for lost (a broker outage, a killed worker) and queues it again.
-STALLED_SECONDS = 60
+
+def stalled_seconds() -> int:
+    """Seconds a game may wait on the server (a bot's decision) without a step before the sweep
+    takes its driver's task for lost (a broker outage, a killed worker) and queues it again
+    (setting ``GAME_STALLED_SECONDS``; the fault tests shorten it)."""
+    return int(settings.GAME_STALLED_SECONDS)
 
 
 # --- expiry and reminder ----------------------------------------------------------------------
@@ -116,7 +119,7 @@ def deadlines_sweep(*, limit: int = 200) -> dict[str, int]:
     """The periodic backstop: remind and expire whatever is due and unclaimed, and kick the
     driver of every game with an overdue deadline, a seat at its timeout limit (its run may
     have been lost, or the rules refused the leave last time), or a decision of the server's
-    that has waited ``STALLED_SECONDS`` (its task was lost: nothing else would ever run it).
+    that has waited ``stalled_seconds()`` (its task was lost: nothing else would ever run it).
 
     Each candidate goes through the same claim as its task, so the sweep and a task never both
     act. ``limit`` bounds one run (oldest first); the next run takes the rest.
@@ -139,7 +142,7 @@ def deadlines_sweep(*, limit: int = 200) -> dict[str, int]:
             except Exception:  # one broken game must not stop the sweep for the others
                 counts["failed"] += 1
                 logger.exception("sweep: %s of deadline %s failed", key, deadline_id)
-    stalled_before = now - timedelta(seconds=STALLED_SECONDS)
+    stalled_before = now - timedelta(seconds=stalled_seconds())
     stuck = Game.objects.filter(status=Game.Status.RUNNING).filter(
         Q(deadlines__status=Deadline.Status.OVERDUE)
         | Q(seats__state=Seat.State.AWAY, seats__timeouts__gte=F("max_timeouts"))

@@ -26,7 +26,7 @@ from django.db import transaction
 
 from config.exceptions import ApplicationError
 from games.models import ActionLog, Game, Seat
-from games.services import clock, dispatch, selectors
+from games.services import clock, dispatch, selectors, snapshots
 from games.services.play import Committed, commit_action, game_lock, game_seats, locked_state
 from games.services.queue import enqueue
 from risk.rules import GameState
@@ -66,9 +66,19 @@ def step(game_id: int) -> bool:
         seats = game_seats(game)
         committed = _leave_at_limit(game, state, seats) or _decide(game, state, seats)
         if committed is None:
+            _clear_server_turn(game)
             return False
         dispatch.after_commit(committed, kick=False)
         return True
+
+
+def _clear_server_turn(game: Game) -> None:
+    """The row said the game waits on the server but nothing does (a row written before the
+    flag existed, data migration 0005, or an overdue player who acted first): clear it, or the
+    sweep would take the game for stalled and queue this run again every minute."""
+    snapshot = getattr(game, "snapshot", None)
+    if snapshot is not None and snapshot.server_turn:
+        snapshots.clear_server_turn(game)
 
 
 def wanted(game_id: int) -> bool:

@@ -53,6 +53,14 @@ def save(game: Game, state: GameState, version: int, *, server_turn: bool = Fals
         cached.state, cached.version, cached.schema_version = data, version, SCHEMA_VERSION
 
 
+def clear_server_turn(game: Game) -> None:
+    """The game waits on no decision of the server's (the state and version are unchanged)."""
+    GameSnapshot.objects.filter(pk=game.pk).update(server_turn=False)
+    cached = _joined(game)
+    if cached is not None:
+        cached.server_turn = False
+
+
 def load_if_started(game: Game) -> GameState | None:
     """The state, or None for a game still in the lobby."""
     row = GameSnapshot.objects.filter(pk=game.pk).values_list("state", flat=True).first()

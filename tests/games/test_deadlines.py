@@ -349,7 +349,7 @@ def test_the_sweep_requeues_the_driver_of_a_game_left_waiting_on_a_bot(
 ):
     """The start's driver task is lost (a broker outage): the bots' set-up is pending and the
     state row says the game waits on the server. The sweep leaves it alone for
-    ``STALLED_SECONDS``, then queues the driver, which answers the bots."""
+    ``stalled_seconds()``, then queues the driver, which answers the bots."""
     game = new_game(alice)
     lost: list[int] = []
     monkeypatch.setattr(dispatch, "kick_driver", lost.append)
@@ -362,7 +362,8 @@ def test_the_sweep_requeues_the_driver_of_a_game_left_waiting_on_a_bot(
     bots_pending = {d.player for d in pending_decisions(selectors.game_state(game))} - {"alice"}
     assert bots_pending == {"bot:2", "bot:3"}
 
-    frozen.shift(timedelta(seconds=deadlines.STALLED_SECONDS - 1))
+    assert deadlines.stalled_seconds() == 60  # the default
+    frozen.shift(timedelta(seconds=59))
     assert sweep(commits)["kicked"] == 0  # not yet: the task may still come
     frozen.shift(timedelta(seconds=2))
     assert sweep(commits)["kicked"] == 1
@@ -370,6 +371,21 @@ def test_the_sweep_requeues_the_driver_of_a_game_left_waiting_on_a_bot(
     row.refresh_from_db()
     assert row.server_turn is False and row.version == 2  # both bots arranged
     assert waiting(game) == {"alice"}
+    assert sweep(commits)["kicked"] == 0
+
+
+def test_a_game_flagged_as_waiting_on_the_server_for_nothing_is_kicked_once(alice, commits, frozen):
+    """As migration 0005 leaves a running game that waits on a person: the sweep queues its
+    driver once, which finds nothing to answer and clears the flag (it was kicked every
+    minute before)."""
+    game = started(commits, alice)
+    assert waiting(game) == {"alice"}
+    GameSnapshot.objects.filter(pk=game.pk).update(server_turn=True)
+    frozen.shift(timedelta(seconds=61))
+    assert sweep(commits)["kicked"] == 1
+    row = GameSnapshot.objects.get(pk=game.pk)
+    assert (row.server_turn, row.version) == (False, 2)  # nothing played: the bots' set-up
+    frozen.shift(timedelta(seconds=61))
     assert sweep(commits)["kicked"] == 0
 
 

@@ -196,6 +196,20 @@ def test_a_hidden_game_costs_one_statement_as_a_missing_id_does(secret, carol):
     assert counts == [1, 1]
 
 
+def test_an_action_on_a_hidden_game_costs_the_statements_of_a_missing_id(secret, carol):
+    """The write path: the game locked with its state, then the seats (hidden), or the state
+    row and then the game row (missing): two statements either way before the same 404, so
+    the answer's timing does not tell one from the other."""
+    counts = []
+    for game_id in (secret.pk, MISSING):
+        with CaptureQueriesContext(connection) as queries, pytest.raises(NotFoundError):
+            submissions.action_submit(game_id=game_id, user=carol,
+                                      action={"type": "end_turn"}, expected_version=0)  # fmt: skip
+        counts.append([q["sql"].split()[0] for q in queries.captured_queries])
+    assert counts[0] == counts[1], counts
+    assert [verb for verb in counts[0] if verb == "SELECT"] == ["SELECT", "SELECT"]
+
+
 def test_the_rule(secret, alice, bob, carol, dave):
     from django.contrib.auth.models import AnonymousUser
 

@@ -15,16 +15,9 @@ import asyncio
 import json
 import os
 import random
-import socket
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 import uuid
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import websockets
@@ -36,7 +29,8 @@ from rest_framework.authtoken.models import Token
 from games.services import lobby, selectors
 from risk.rules import apply_patch
 from risk.rules.bots import RandomBot, decide
-from tests.conftest import ROOT
+from tests.integration import processes
+from tests.integration.processes import Daphne
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -44,85 +38,20 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 PUSH_TIMEOUT = 5
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def server_env(prefix: str) -> dict[str, str]:
-    """This run's environment, pointed at this run's test database."""
-    url = urlsplit(os.environ["DATABASE_URL"])
-    test_database = settings.DATABASES["default"]["NAME"]
-    return {
-        **os.environ,
-        "DATABASE_URL": urlunsplit(url._replace(path=f"/{test_database}")),
-        "REDIS_URL": os.environ["REDIS_URL"],
-        "CELERY_BROKER_URL": "memory://",
-        "CHANNEL_LAYER_PREFIX": prefix,
-        "SECRET_KEY": settings.SECRET_KEY,
-    }
+    """This run's environment on its test database and Redis, with its own channel prefix."""
+    return processes.server_env(
+        REDIS_URL=os.environ["REDIS_URL"], CELERY_BROKER_URL="memory://",
+        CHANNEL_LAYER_PREFIX=prefix,
+    )  # fmt: skip
 
 
-class Server:
-    """One daphne process serving ``config.asgi`` on a free port."""
-
-    def __init__(self, name: str, env: dict[str, str], log_dir: Path) -> None:
-        self.name = name
-        self.port = free_port()
-        self.log = log_dir / f"{name}.log"
-        with self.log.open("wb") as out:
-            self.process = subprocess.Popen(
-                [
-                    str(Path(sys.executable).parent / "daphne"),
-                    "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application",
-                ],
-                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-            )  # fmt: skip
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def wait_ready(self, timeout: float = 30) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, f"{self.name} exited:\n{self.log.read_text()}"
-            try:
-                with urllib.request.urlopen(f"{self.http}/healthz", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                pass
-            time.sleep(0.2)
-        raise AssertionError(f"{self.name} not ready in {timeout}s:\n{self.log.read_text()}")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-
-    def post(self, path: str, body: dict[str, Any], token: str) -> tuple[int, dict[str, Any]]:
-        request = urllib.request.Request(
-            f"{self.http}{path}", data=json.dumps(body).encode(), method="POST",
-            headers={"Content-Type": "application/json", "Authorization": f"Token {token}"},
-        )  # fmt: skip
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                return response.status, json.loads(response.read())
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read())
-
-    def socket(self, game_id: int, token: str):
-        return websockets.connect(
-            f"ws://127.0.0.1:{self.port}/ws/games/{game_id}/?token={token}",
-            origin=f"http://127.0.0.1:{self.port}",
-            open_timeout=10,
-        )
+def game_socket(server: Daphne, game_id: int, token: str):
+    return websockets.connect(
+        f"ws://127.0.0.1:{server.port}/ws/games/{game_id}/?token={token}",
+        origin=f"http://127.0.0.1:{server.port}",
+        open_timeout=10,
+    )
 
 
 def start_game(django_user_model) -> tuple[int, dict[str, str]]:
@@ -168,14 +97,16 @@ async def test_an_action_through_one_process_reaches_a_socket_on_the_other(
     assert settings.CHANNEL_LAYERS["default"]["BACKEND"].startswith("channels_redis")
     game_id, tokens = await database_sync_to_async(start_game)(django_user_model)
     env = server_env(prefix=f"warboard-test-{uuid.uuid4().hex[:8]}")
-    servers = [Server("a", env, tmp_path), Server("b", env, tmp_path)]
+    servers = [Daphne("a", env, tmp_path), Daphne("b", env, tmp_path)]
     a, b = servers
     try:
         for server in servers:
+            server.start()
+        for server in servers:
             await asyncio.to_thread(server.wait_ready)
         async with (
-            a.socket(game_id, tokens["alice"]) as alice_ws,
-            b.socket(game_id, tokens["bob"]) as bob_ws,
+            game_socket(a, game_id, tokens["alice"]) as alice_ws,
+            game_socket(b, game_id, tokens["bob"]) as bob_ws,
         ):
             alice_state = (await next_message(alice_ws, "state"))["game"]
             bob_state = (await next_message(bob_ws, "state"))["game"]
@@ -184,7 +115,7 @@ async def test_an_action_through_one_process_reaches_a_socket_on_the_other(
             # alice acts over HTTP on process A: bob's socket on process B hears it.
             action, version = await database_sync_to_async(arrange)(game_id, "alice")
             status, body = await asyncio.to_thread(
-                a.post, f"/api/games/{game_id}/actions",
+                a.request, "POST", f"/api/games/{game_id}/actions",
                 {"action": action, "expected_version": version}, tokens["alice"],
             )  # fmt: skip
             assert (status, body["version"]) == (200, version + 1), body
@@ -218,4 +149,4 @@ async def test_an_action_through_one_process_reaches_a_socket_on_the_other(
         for server in servers:
             server.stop()
     for server in servers:  # the query string (the API token) is not written to the log
-        assert tokens["alice"] not in server.log.read_text()
+        assert tokens["alice"] not in server.text()
