@@ -126,6 +126,9 @@ DEADLINE_SWEEP_SECONDS = env.int("DEADLINE_SWEEP_SECONDS", default=60)
 # A game waiting this long on a bot with no step taken has lost its driver's task (a broker
 # outage, a killed worker): the sweep queues it again (games.services.deadlines).
 GAME_STALLED_SECONDS = env.int("GAME_STALLED_SECONDS", default=60)
+# The pause between two moves of the AI (bots, allied armies, timed-out players) in a game
+# that does not choose its own (Game.ai_delay_ms): people can follow the moves as they come.
+AI_DELAY_MS = env.int("AI_DELAY_MS", default=600)
 
 # --- Auth, i18n, static ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
