@@ -80,16 +80,16 @@ def _roll_shape(available: int, flanking: bool) -> tuple[int, bool]:
     return min(2, available), False
 
 
-@lru_cache(maxsize=4)
-def _table(flanking: bool) -> list[list[Odds]]:
-    return []
+#: The solved walks of refilled blocks, per ``flanking``: ``[available][defenders]``, grown as
+#: larger battles are asked about (at most ``CAP`` a side: 151 x 151 entries).
+_TABLES: dict[bool, list[list[Odds]]] = {False: [], True: []}
 
 
 def block(available: int, defenders: int, flanking: bool) -> Odds:
     """A refilled block of 2 (``flanking``: two flanks of 2) with ``available`` armies in all
     (block and reserves) against ``defenders``; exact for the model in the module docstring."""
     a, d = max(0, min(available, CAP)), max(0, min(defenders, CAP))
-    table = _table(flanking)
+    table = _TABLES[flanking]
     _grow(table, a, d, flanking)
     return table[a][d]
 
