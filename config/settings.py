@@ -163,7 +163,8 @@ WHITENOISE_MANIFEST_STRICT = False
 
 # --- API ------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, plus the answers every view shares (401, 413, 415, 429; config.schema).
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: DRF answers 401 with a ``WWW-Authenticate: Token`` challenge only when
         # the first class offers one, so a bad or missing token is a 401, as documented (issue
@@ -208,7 +209,15 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Turn-based war board games: Fast Risk, combat resolver, correspondence play.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
-    "ENUM_NAME_OVERRIDES": {"AABattleResultEnum": "combat.axis_allies.reports.RESULTS"},
+    "ENUM_NAME_OVERRIDES": {
+        "AABattleResultEnum": "combat.axis_allies.reports.RESULTS",
+        "AAUnitEnum": "combat.api.serializers.UNIT_NAMES",
+    },
+    # The schema states what the server accepts (issue 15): bodies are documented as JSON only
+    # (a form body cannot carry the nested objects: options, an action), and a string that may
+    # not be blank has minLength 1.
+    "PARSER_WHITELIST": ["config.parsers.JSONParser", "rest_framework.parsers.JSONParser"],
+    "ENFORCE_NON_BLANK_FIELDS": True,
 }
 
 # --- Email ----------------------------------------------------------------------------------

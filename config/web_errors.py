@@ -166,6 +166,11 @@ async def _too_large(scope: Scope, send: Send, limit: int) -> None:
     await send({"type": "http.response.body", "body": payload})
 
 
+#: The largest id a URL can name (18 digits: any fits a signed 64-bit column); the OpenAPI schema
+#: states it as the path ids' maximum.
+ID_MAX = 10**18 - 1
+
+
 class IdConverter:
     """``<id:name>``: a row id in a URL, 1 to 18 digits (any 18-digit number fits 64 bits)."""
 

@@ -1,9 +1,23 @@
-"""The OpenAPI schema validates with no warnings and documents every API operation."""
+"""The OpenAPI schema validates with no warnings, documents every API operation, and states the
+constraints the server enforces (issue 15, section 3; tests/test_api_fuzz.py checks the server
+against it)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 import yaml
 from django.core.management import call_command
+
+from combat.axis_allies.editions import available_editions, load_edition
+from combat.crt.france_1944 import COMBAT_TYPES
+from combat.poker.cards import DECK
+from config.web_errors import ID_MAX
+from games.models import Game
+from games.services.lobby import MAX_TIMEOUTS
+from risk.rules import Options
+from risk.rules.board_map import map_names
 
 OPERATIONS = {
     "aa_odds",
@@ -65,3 +79,138 @@ def test_every_4xx_answer_documents_the_one_flat_error_shape(tmp_path):
     assert {
         key for key, body in refused.items() if body != {"$ref": "#/components/schemas/Error"}
     } == set()
+
+
+@pytest.fixture(scope="module")
+def schema(tmp_path_factory) -> dict[str, Any]:
+    target = tmp_path_factory.mktemp("schema") / "schema.yaml"
+    call_command("spectacular", "--file", str(target))
+    return yaml.safe_load(target.read_text())
+
+
+def operations(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {op["operationId"]: op for path in schema["paths"].values() for op in path.values()}
+
+
+def body(schema: dict[str, Any], operation_id: str) -> dict[str, Any]:
+    """The JSON request body schema of an operation, its $ref resolved."""
+    content = operations(schema)[operation_id]["requestBody"]["content"]
+    assert list(content) == ["application/json"]
+    ref = content["application/json"]["schema"]["$ref"]
+    return schema["components"]["schemas"][ref.rsplit("/", 1)[1]]
+
+
+def resolved(schema: dict[str, Any], prop: dict[str, Any]) -> dict[str, Any]:
+    """A property with a named enum's ``$ref`` (alone or in ``allOf``) read from its component."""
+    ref = prop.get("$ref") or (prop.get("allOf") or [{}])[0].get("$ref")
+    return schema["components"]["schemas"][ref.rsplit("/", 1)[1]] if ref else prop
+
+
+def test_every_operation_documents_the_401_of_a_bad_token_with_its_challenge(schema):
+    """Token authentication comes first everywhere, so a bad token is refused even where
+    anonymous use is allowed (the calculators, the lobby list)."""
+    for operation_id, op in operations(schema).items():
+        answer = op["responses"].get("401")
+        assert answer is not None, operation_id
+        assert answer["content"]["application/json"]["schema"] == {
+            "$ref": "#/components/schemas/Error"
+        }
+        assert answer["headers"]["WWW-Authenticate"]["required"] is True, operation_id
+
+
+def test_request_bodies_are_json_only_and_may_be_too_large(schema):
+    """Form bodies cannot carry the nested objects (options, an action): not documented."""
+    for operation_id, op in operations(schema).items():
+        if "requestBody" not in op:
+            continue
+        assert list(op["requestBody"]["content"]) == ["application/json"], operation_id
+        assert {"413", "415"} <= set(op["responses"]), operation_id
+
+
+def test_throttled_and_busy_answers_say_when_to_try_again(schema):
+    ops = operations(schema)
+    for operation_id, code in [("auth_login", "429"), ("auth_token_create", "429"),
+                               ("risk_odds", "429"), ("games_actions", "429"),
+                               ("risk_odds", "503"), ("aa_odds", "503")]:  # fmt: skip
+        assert ops[operation_id]["responses"][code]["headers"]["Retry-After"]["required"] is True
+
+
+def test_path_ids_are_bounded_as_the_url_converter_is(schema):
+    for path, item in schema["paths"].items():
+        if "{game_id}" not in path:
+            continue
+        for op in item.values():
+            (game_id,) = [p for p in op["parameters"] if p["name"] == "game_id"]
+            assert game_id["schema"] == {"type": "integer", "minimum": 0, "maximum": ID_MAX}
+
+
+def test_a_new_game_states_its_ranges_and_every_rules_option(schema):
+    create = body(schema, "games_create")["properties"]
+    assert (create["seats"]["minimum"], create["seats"]["maximum"]) == (2, 6)
+    assert (create["max_timeouts"]["minimum"], create["max_timeouts"]["maximum"]) == (
+        1,
+        MAX_TIMEOUTS,
+    )
+    assert (create["minutes"]["minimum"], create["minutes"]["maximum"]) == (1, 240)
+    assert (create["days"]["minimum"], create["days"]["maximum"]) == (1, 30)
+    assert set(resolved(schema, create["time_control"])["enum"]) == set(Game.TimeControl.values)
+    options = create["options"]
+    assert options["additionalProperties"] is False
+    assert set(options["properties"]) == set(Options.__dataclass_fields__)
+    assert options["properties"]["map"]["enum"] == list(map_names())
+    assert options["properties"]["win"]["enum"] == ["last-standing", "domination", "round-limit"]
+    assert options["properties"]["round_limit"]["minimum"] == 1
+    assert options["properties"]["reveal_once"]["type"] == "boolean"
+
+
+def test_a_game_list_filter_is_one_of_the_statuses(schema):
+    (status,) = operations(schema)["games_list"]["parameters"]
+    assert set(status["schema"]["enum"]) == set(Game.Status.values)
+    assert "400" in operations(schema)["games_list"]["responses"]
+
+
+def test_format_email_only_where_an_empty_address_is_refused(schema):
+    """A profile may have no address: the answer's email is a plain string, and the inputs
+    that take one accept "" as a second choice beside an address (at most 254 characters)."""
+    components = schema["components"]["schemas"]
+    assert components["AccountProfile"]["properties"]["email"] == {
+        "type": "string",
+        "description": "The address, or empty.",
+    }
+    for name in ("AccountRegisterInput", "PatchedAccountProfileUpdate"):
+        address, empty = components[name]["properties"]["email"]["oneOf"]
+        assert address["format"] == "email" and address["maxLength"] == 254
+        assert empty == {"type": "string", "maxLength": 0}
+
+
+def test_strings_that_may_not_be_blank_say_so(schema):
+    credentials = schema["components"]["schemas"]["AccountCredentials"]["properties"]
+    assert credentials["username"]["minLength"] == 1
+    assert credentials["username"]["pattern"] == "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$"
+    assert credentials["password"]["pattern"] == "^[^\\u0000]*$"  # not trimmed: " " is one
+
+
+def test_calculator_bodies_refuse_unknown_keys_and_state_their_ranges(schema):
+    closed = ("aa_odds", "aa_battle_create", "aa_battle_close", "risk_odds", "poker_evaluate",
+              "wif_land", "france_1944", "auth_me_update")  # fmt: skip
+    for operation_id in closed:
+        assert body(schema, operation_id)["additionalProperties"] is False, operation_id
+    risk = body(schema, "risk_odds")["properties"]
+    assert (risk["defenders"]["minimum"], risk["defenders"]["maximum"]) == (1, 1000)
+    assert risk["flanks"]["minItems"] == 2
+    assert (risk["flanks"]["items"]["minimum"], risk["flanks"]["items"]["maximum"]) == (2, 60)
+    france = body(schema, "france_1944")["properties"]
+    assert (france["attacker_morale"]["minimum"], france["attacker_morale"]["maximum"]) == (1, 6)
+    assert (france["other_morale"]["minimum"], france["other_morale"]["maximum"]) == (-6, 6)
+    assert france["defense"]["exclusiveMinimum"] is True
+    assert resolved(schema, france["combat"])["enum"] == list(COMBAT_TYPES)
+    poker = body(schema, "poker_evaluate")
+    assert poker["oneOf"] == [{"required": ["cards"]}, {"required": ["hands"]}]
+    assert resolved(schema, poker["properties"]["cards"]["items"])["enum"] == list(DECK)
+    assert poker["properties"]["cards"]["uniqueItems"] is True
+    assert operations(schema)["poker_evaluate"]["requestBody"]["required"] is True
+    aa = body(schema, "aa_odds")["properties"]
+    units = {name for key in available_editions() for name in load_edition(key).units}
+    assert set(aa["attacker"]["properties"]) == units
+    assert aa["attacker"]["additionalProperties"] is False
+    assert aa["options"]["additionalProperties"] is False

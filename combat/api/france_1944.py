@@ -22,7 +22,6 @@ from __future__ import annotations
 from typing import Any
 from uuid import uuid4
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiResponse,
     PolymorphicProxySerializer,
@@ -33,20 +32,29 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from combat.api.serializers import (
-    StrictBooleanField,
-    StrictCharField,
-    StrictEnvelopeSerializer,
-    StrictIntegerField,
-)
+from combat.api.serializers import StrictEnvelopeSerializer
 from combat.api.views import BAD_INPUT, CombatApi
-from combat.crt.france_1944 import france_1944_odds, france_1944_resolve
+from combat.crt.france_1944 import (
+    ATTACKING_UNITS,
+    COMBAT_TYPES,
+    MORALE,
+    OTHER_MORALE,
+    TERRAIN_MORALE,
+    france_1944_odds,
+    france_1944_resolve,
+)
 from combat.dice import SeededDice, new_seed
+from config.strict import (
+    DocumentedIntegerField,
+    StrictBooleanField,
+    StrictEnumField,
+    whole_number,
+)
 
 TAGS = ["combat: France 1944"]
 
 
-@extend_schema_field(OpenApiTypes.NUMBER)
+@extend_schema_field({"type": "number", "exclusiveMinimum": True, "minimum": 0})
 class StrictNumberField(serializers.Field):
     """A JSON number (whole or not), never a string or a boolean; kept as sent."""
 
@@ -64,21 +72,30 @@ class StrictNumberField(serializers.Field):
 class France1944InputSerializer(StrictEnvelopeSerializer):
     """The attack: the arguments of ``france_1944_odds``, plus ``resolve``."""
 
-    attack = StrictNumberField(help_text="Attacking combat strength.")
+    attack = StrictNumberField(
+        help_text="Attacking combat strength, above 0; at least 1-4 odds against the defense."
+    )
     defense = StrictNumberField(help_text="Defending combat strength (above 0).")
-    combat = StrictCharField(default="set-piece", help_text="set-piece or mobile.")
-    attacker_morale = StrictIntegerField(help_text="1..6.")
-    defender_morale = StrictIntegerField(help_text="1..6, before adjustments.")
-    attacking_units = StrictIntegerField(
-        help_text="Attacking units, HQs not counted: 1..8 (a combat holds at most 8)."
+    combat = StrictEnumField(COMBAT_TYPES, default="set-piece", help_text="set-piece or mobile.")
+    # The ranges are stated here and checked by the resolver (one check, its messages).
+    attacker_morale = DocumentedIntegerField(schema=whole_number(MORALE[0], MORALE[-1]))
+    defender_morale = DocumentedIntegerField(
+        schema=whole_number(MORALE[0], MORALE[-1]), help_text="Before adjustments."
     )
-    terrain_morale = StrictIntegerField(
-        default=0, help_text="The best terrain adjustment to defender morale: 0, 1 or 2 (no sums)."
+    attacking_units = DocumentedIntegerField(
+        schema=whole_number(ATTACKING_UNITS[0], ATTACKING_UNITS[-1]),
+        help_text="Attacking units, HQs not counted (a combat holds at most 8).",
     )
-    other_morale = StrictIntegerField(
+    terrain_morale = DocumentedIntegerField(
+        schema=whole_number(TERRAIN_MORALE[0], TERRAIN_MORALE[-1]),
+        default=0,
+        help_text="The best terrain adjustment to defender morale: 0, 1 or 2 (no sums).",
+    )
+    other_morale = DocumentedIntegerField(
+        schema=whole_number(OTHER_MORALE[0], OTHER_MORALE[-1]),
         default=0,
         help_text="Sum of the cumulative adjustments to defender morale (79th Armoured, heavy "
-        "bombing), -6..6; with terrain, held within -3..+2.",
+        "bombing); with terrain, held within -3..+2.",
     )
     resolve = StrictBooleanField(
         default=False, help_text="true: also roll the die with server dice."

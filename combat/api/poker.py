@@ -6,29 +6,47 @@ description, and with several the answer ranks them (1 = best; equal hands share
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from combat.api.serializers import StrictBooleanField, StrictCharField, StrictEnvelopeSerializer
+from combat.api.serializers import StrictEnvelopeSerializer
 from combat.api.views import BAD_INPUT, CombatApi
 from combat.errors import CombatInputError
 from combat.poker import CATEGORIES, evaluate
+from combat.poker.cards import DECK
+from config.strict import StrictBooleanField, StrictCharField
 
-_HAND = serializers.ListField(child=StrictCharField(), min_length=5, max_length=5)
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "string", "enum": list(DECK)},
+        "minItems": 5,
+        "maxItems": 5,
+        "uniqueItems": True,
+    }
+)
+class HandField(serializers.ListField):
+    """Five different cards; ``combat.poker`` checks each (its error lists the deck)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(child=StrictCharField(), min_length=5, max_length=5, **kwargs)
 
 
 class PokerEvaluateInputSerializer(StrictEnvelopeSerializer):
-    cards = serializers.ListField(
-        child=StrictCharField(),
-        min_length=5,
-        max_length=5,
+    #: Exactly one of the two (``validate``), stated in the schema too (``config.schema``).
+    schema_extra = {"oneOf": [{"required": ["cards"]}, {"required": ["hands"]}]}
+
+    cards = HandField(
         required=False,
         help_text='One hand: five cards such as "Qh", "Td", "As".',
     )
     hands = serializers.ListField(
-        child=serializers.ListField(child=StrictCharField(), min_length=5, max_length=5),
+        child=HandField(),
         min_length=1,
         max_length=6,
         required=False,

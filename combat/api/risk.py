@@ -14,32 +14,55 @@ from rest_framework.response import Response
 
 from combat import risk_dice
 from combat.api.limits import bounded
-from combat.api.serializers import StrictBooleanField, StrictEnvelopeSerializer, StrictIntegerField
-from combat.api.views import BAD_INPUT, LIMITS, CombatApi
+from combat.api.serializers import StrictEnvelopeSerializer
+from combat.api.views import BAD_INPUT, BUSY, LIMITS, CombatApi
+from config.strict import (
+    DocumentedIntegerField,
+    DocumentedListField,
+    StrictBooleanField,
+    StrictIntegerField,
+    whole_number,
+)
 
 DEFAULT_OUTCOMES = 500  # end states listed unless asked: the likeliest, most first
 MAX_OUTCOMES = 10_000  # a bound on the answer's size (27,734 for flanking [20, 20, 20] v 40)
 
 
 class RiskOddsInputSerializer(StrictEnvelopeSerializer):
-    attackers = StrictIntegerField(
+    # The ranges are stated here and checked by combat.risk_dice (one check, its messages).
+    attackers = DocumentedIntegerField(
+        schema=whole_number(1, risk_dice.MAX_ARMIES),
         required=False,
         allow_null=True,
         default=None,
-        help_text="Armies taking part (the one staying behind not counted); null when flanking.",
+        help_text="Armies taking part (the one staying behind not counted): at least 1, in a "
+        f"committed attack 2 to {risk_dice.MAX_COMMITMENT}; null when flanking (or their sum).",
     )
-    defenders = StrictIntegerField(help_text="Armies defending.")
+    defenders = DocumentedIntegerField(
+        schema=whole_number(1, risk_dice.MAX_ARMIES), help_text="Armies defending."
+    )
     mode = serializers.ChoiceField(choices=risk_dice.MODES, default="normal")
-    reserves = StrictIntegerField(default=0, help_text="Committed mode: armies replacing losses.")
-    flanks = serializers.ListField(
+    reserves = DocumentedIntegerField(
+        schema=whole_number(0, risk_dice.MAX_ARMIES),
+        default=0,
+        help_text="Committed mode only: armies replacing losses.",
+    )
+    flanks = DocumentedListField(
+        schema={
+            "type": "array",
+            "items": whole_number(2, risk_dice.MAX_COMMITMENT),
+            "minItems": 2,
+        },
         child=StrictIntegerField(),
         required=False,
         allow_null=True,
         default=None,
-        help_text="Flanking mode: the armies of each flank, e.g. [15, 15].",
+        help_text="Flanking mode only (and needed there): the armies of each flank, e.g. [15, 15].",
     )
-    stop_below = StrictIntegerField(
-        default=0, help_text="Normal mode: stop once the attacker has this many or fewer left."
+    stop_below = DocumentedIntegerField(
+        schema=whole_number(0, risk_dice.MAX_ARMIES),
+        default=0,
+        help_text="Normal mode only: stop once the attacker has this many or fewer left.",
     )
     naval = StrictBooleanField(
         default=False, help_text="Ship against ship: sink rolls after total defeats, capture."
@@ -85,7 +108,7 @@ class RiskOddsApi(CombatApi):
         "its probability, worked out exactly." + LIMITS,
         operation_id="risk_odds",
         request=RiskOddsInputSerializer,
-        responses={200: OpenApiResponse(RiskOddsSerializer), 400: BAD_INPUT},
+        responses={200: OpenApiResponse(RiskOddsSerializer), 400: BAD_INPUT, 503: BUSY},
     )
     def post(self, request: Request) -> Response:
         serializer = RiskOddsInputSerializer(data=request.data)

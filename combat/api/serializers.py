@@ -20,47 +20,51 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from combat.axis_allies.editions import available_editions, load_edition
+from combat.axis_allies.errors import MAX_UNITS
+from combat.axis_allies.odds import METHODS
 from combat.axis_allies.reports import RESULTS
+from combat.axis_allies.rules import RULES
 from combat.models import AABattle
 from combat.selectors import aa_battle_verification
-from config.exceptions import ApplicationError
+from config.strict import (
+    ClosedSerializer,
+    DocumentedDictField,
+    DocumentedIntegerField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictEnumField,
+)
 
+
+def _editions() -> tuple[Any, ...]:
+    return tuple(load_edition(key) for key in available_editions())
+
+
+#: Every unit and technology name of any edition; the resolver checks them per edition.
+UNIT_NAMES = sorted({name for edition in _editions() for name in edition.units})
+TECH_NAMES = sorted({name for edition in _editions() for name in edition.techs})
 _UNIT_COUNTS = {
     "type": "object",
-    "additionalProperties": {"type": "integer", "minimum": 0},
+    "properties": {
+        name: {"type": "integer", "minimum": 0, "maximum": MAX_UNITS} for name in UNIT_NAMES
+    },
+    "additionalProperties": False,
+    "minProperties": 1,
     "example": {"infantry": 3, "armor": 1},
 }
-_UNIT_NAMES = {"type": "array", "items": {"type": "string"}}
-
-
-# --- strict JSON types ----------------------------------------------------------------------
-
-
-class StrictCharField(serializers.CharField):
-    """A JSON string, never a number turned into one."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class StrictBooleanField(serializers.BooleanField):
-    """JSON true or false, not "yes", 1 or "on"."""
-
-    def to_internal_value(self, data: Any) -> bool:
-        if not isinstance(data, bool):
-            self.fail("invalid")
-        return data
-
-
-class StrictIntegerField(serializers.IntegerField):
-    """A JSON whole number, not "3", 3.0 or true."""
-
-    def to_internal_value(self, data: Any) -> int:
-        if isinstance(data, bool) or not isinstance(data, int):
-            self.fail("invalid")
-        return super().to_internal_value(data)
+_TECHS = {"type": "array", "items": {"type": "string", "enum": TECH_NAMES}}
+_OPTIONS = {
+    "type": "object",
+    "nullable": True,
+    "additionalProperties": False,
+    "properties": {
+        name: {"type": "integer", "minimum": 0, "nullable": True}
+        for name in ("attacker_first_strike_subs", "defender_first_strike_subs")
+    }
+    | {"bombard_separately": {"type": "boolean"}},
+    "example": {"bombard_separately": True},
+}
 
 
 @extend_schema_field(_UNIT_COUNTS)
@@ -71,10 +75,10 @@ class UnitCountsField(serializers.DictField):
 @extend_schema_field(
     {
         "oneOf": [
-            {**_UNIT_NAMES, "description": "technologies of the attacker"},
+            {**_TECHS, "description": "technologies of the attacker"},
             {
                 "type": "object",
-                "properties": {"attacker": _UNIT_NAMES, "defender": _UNIT_NAMES},
+                "properties": {"attacker": _TECHS, "defender": _TECHS},
                 "additionalProperties": False,
             },
         ],
@@ -108,58 +112,59 @@ def _is_names(value: Any) -> bool:
 # --- input envelopes ------------------------------------------------------------------------
 
 
-class StrictEnvelopeSerializer(serializers.Serializer):
-    """Refuses fields it does not know, naming the first one and listing the known ones."""
-
-    def to_internal_value(self, data: Any) -> dict[str, Any]:
-        if isinstance(data, Mapping):
-            unknown = sorted(str(key) for key in data if key not in self.fields)
-            if unknown:
-                raise ApplicationError(
-                    "unknown field",
-                    field=unknown[0],
-                    allowed=sorted(self.fields),
-                    code="unknown_field",
-                )
-        return super().to_internal_value(data)
+class StrictEnvelopeSerializer(ClosedSerializer):
+    """A calculator's request body: unknown fields are refused (``config.strict``)."""
 
 
 class AABattleInputSerializer(StrictEnvelopeSerializer):
     """The battle itself: the arguments of ``combat.axis_allies.fight`` and ``battle_odds``."""
 
-    attacker = UnitCountsField(help_text='Attacking units by name, e.g. {"infantry": 3}.')
-    defender = UnitCountsField(help_text="Defending units by name (an aa_gun included).")
-    rules = StrictCharField(
-        default="dice",
-        help_text="dice, lowluck, chess, chess-ryof, chess-ryof6, chess-cof or chess-cof-r.",
+    attacker = UnitCountsField(
+        help_text="Attacking units by name, at least one that fights, at most "
+        f"{MAX_UNITS} in all; each edition has its own units (the resolver names a wrong one)."
     )
-    edition = StrictCharField(default="revised", help_text="revised (2004) or classic (1984).")
-    rounds = StrictIntegerField(
-        default=None, allow_null=True, help_text="Stop after this many rounds; null: to the end."
+    defender = UnitCountsField(
+        help_text=f"Defending units by name (an aa_gun included), at most {MAX_UNITS} in all."
+    )
+    rules = StrictEnumField(RULES, default="dice", help_text="How hits are scored.")
+    edition = StrictEnumField(
+        available_editions(), default="revised", help_text="revised (2004) or classic (1984)."
+    )
+    rounds = DocumentedIntegerField(
+        schema={"type": "integer", "minimum": 1},
+        default=None,
+        allow_null=True,
+        help_text="Stop after this many rounds; null: to the end.",
     )
     attacker_order = serializers.ListField(
-        child=StrictCharField(),
+        child=StrictEnumField(UNIT_NAMES),
         default=None,
         allow_null=True,
         help_text="Order of loss, first lost first; units left out follow the default order.",
     )
     defender_order = serializers.ListField(
-        child=StrictCharField(), default=None, allow_null=True, help_text="As attacker_order."
+        child=StrictEnumField(UNIT_NAMES),
+        default=None,
+        allow_null=True,
+        help_text="As attacker_order.",
     )
     amphibious = StrictBooleanField(
         default=False, help_text="An amphibious assault: battleships bombard in round 1."
     )
     techs = TechsField(default=list, help_text="Technologies in play.")
-    options = serializers.DictField(
+    options = DocumentedDictField(
+        schema=_OPTIONS,
         default=None,
         allow_null=True,
-        help_text='Rule options, e.g. {"bombard_separately": true}; the resolver lists them.',
+        help_text="Rule options (Low Luck): first-strike submarine groups, separate bombardment.",
     )
 
 
 class AAOddsInputSerializer(AABattleInputSerializer):
-    method = StrictCharField(
-        default="exact", help_text="exact (a Markov chain) or monte-carlo (for comparison)."
+    method = StrictEnumField(
+        METHODS,
+        default="exact",
+        help_text="exact (a Markov chain) or monte-carlo (for comparison).",
     )
 
 

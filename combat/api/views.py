@@ -42,12 +42,17 @@ TAGS = ["combat: Axis & Allies"]
 BAD_INPUT = OpenApiResponse(
     ErrorSerializer, description="Bad input: the field and what is allowed."
 )
-#: Said in the odds endpoints' descriptions (their documented responses stay 200 and 400).
+#: Said in the odds endpoints' descriptions.
 LIMITS = (
     " Bounded work: a battle too large to solve is a 400 naming the field and the limit; a 503 "
     "(Retry-After) when every calculator is busy or the work ran out of its budget."
 )
 NOT_FOUND = OpenApiResponse(ErrorSerializer, description="No battle has this id (field 'id').")
+BUSY = OpenApiResponse(
+    ErrorSerializer,
+    description="Every calculator is busy ('calculators_busy') or the work ran out of its budget "
+    "('budget_exceeded'); Retry-After says when to try again.",
+)
 BATTLE_ID = OpenApiParameter(
     "battle_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The id of the battle."
 )
@@ -77,6 +82,7 @@ class AAOddsApi(CombatApi):
         responses={
             200: OpenApiResponse(AAOddsSerializer, description="The exact odds (or sampled)."),
             400: BAD_INPUT,
+            503: BUSY,
         },
     )
     def post(self, request: Request) -> Response:

@@ -32,7 +32,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from combat.api.serializers import StrictBooleanField, StrictCharField, StrictEnvelopeSerializer
+from combat.api.serializers import StrictEnvelopeSerializer
 from combat.api.views import BAD_INPUT, CombatApi
 from combat.crt.wif import (
     COLUMNS,
@@ -43,6 +43,7 @@ from combat.crt.wif import (
     wif_tables,
 )
 from combat.dice import SeededDice, new_seed
+from config.strict import StrictBooleanField, StrictCharField
 
 
 def _modifiers_schema() -> dict[str, Any]:
@@ -88,6 +89,16 @@ class StrictNumberField(serializers.FloatField):
         return data
 
 
+@extend_schema_field({"type": "number", "minimum": 0})
+class NonNegativeNumberField(StrictNumberField):
+    """A finite JSON number, 0 or more (the resolver checks it)."""
+
+
+@extend_schema_field({"type": "number", "exclusiveMinimum": True, "minimum": 0})
+class PositiveNumberField(StrictNumberField):
+    """A finite JSON number above 0 (the odds divide by it)."""
+
+
 @extend_schema_field({"type": "string", "enum": list(COLUMNS)})
 class ColumnField(StrictCharField):
     """assault or blitz, documented as an enum; the resolver refuses anything else and its error
@@ -100,8 +111,8 @@ class WifModifiersField(serializers.DictField):
 
 
 class WifLandInputSerializer(StrictEnvelopeSerializer):
-    attack = StrictNumberField(help_text="Attack factors (after any halving), 0 or more.")
-    defense = StrictNumberField(help_text="Defense factors, more than 0.")
+    attack = NonNegativeNumberField(help_text="Attack factors (after any halving).")
+    defense = PositiveNumberField(help_text="Defense factors, more than 0.")
     column = ColumnField(default="assault", help_text="The CRT column chosen.")
     drm = StrictNumberField(
         default=0, help_text="A raw die-roll modifier added on top (at most one decimal)."

@@ -30,7 +30,15 @@ from combat.axis_allies import chain_sweep
 from combat.axis_allies.anti_aircraft import aa_loss_outcomes
 from combat.axis_allies.editions import UnitType
 from combat.axis_allies.engine import State, Volley, _bombard_volley, volley
-from combat.axis_allies.rules import ATTACKER, DEFENDER, EXACT, RuleSet, get_rules, total_hits
+from combat.axis_allies.rules import (
+    ATTACKER,
+    DEFENDER,
+    EXACT,
+    RuleSet,
+    binomial_term,
+    get_rules,
+    total_hits,
+)
 from combat.axis_allies.setup import BattleSetup, SideSetup
 from combat.budget import charge
 
@@ -54,11 +62,8 @@ def binomial_pmf(count: int, needed: int) -> np.ndarray:
         out[count] = 1.0
     else:
         k = np.arange(count + 1)
-        # Same terms as rules._binomial: comb(n, k) p^k (1-p)^(n-k), built by exact integers.
-        from math import comb
-
-        coeffs = np.array([float(comb(count, int(i))) for i in k])
-        out = coeffs * p**k * (1 - p) ** (count - k)
+        # The same terms as rules._binomial: comb(n, k) p^k (1-p)^(n-k).
+        out = np.array([binomial_term(count, int(i), p) for i in k])
     out.setflags(write=False)
     return out
 

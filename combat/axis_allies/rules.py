@@ -24,6 +24,7 @@ logic in ``engine`` is written once against this interface, so the two cannot di
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -137,7 +138,25 @@ def _binomial(count: int, needed: int, sides: int) -> tuple[tuple[float, int], .
         return ((1.0, 0),)
     if p >= 1:
         return ((1.0, count),)
-    return tuple((comb(count, k) * p**k * (1 - p) ** (count - k), k) for k in range(count + 1))
+    return tuple((binomial_term(count, k, p), k) for k in range(count + 1))
+
+
+#: Binomial coefficients up to this size multiply as floats; past it (from about 1,030 dice)
+#: ``float(comb(n, k))`` overflows, and the term is made from logarithms instead.
+_FLOAT_COMB = 2**1000
+
+
+def binomial_term(count: int, k: int, p: float) -> float:
+    """comb(count, k) p^k (1-p)^(count-k), for 0 < p < 1.
+
+    The plain product while the coefficient fits a float (the same value as ever); past that in
+    logarithms, where the coefficient can be thousands of digits long (999 heavy bombers roll
+    1,998 dice: an OverflowError, a 500, before).
+    """
+    coefficient = comb(count, k)
+    if coefficient < _FLOAT_COMB:
+        return coefficient * p**k * (1 - p) ** (count - k)
+    return math.exp(math.log(coefficient) + k * math.log(p) + (count - k) * math.log1p(-p))
 
 
 @dataclass

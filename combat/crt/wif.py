@@ -808,9 +808,17 @@ def _ratio_text(ratio: Fraction) -> str:
     return f"{whole}.{hundredths:02d}".rstrip("0").rstrip(".")
 
 
+#: From here on a float has no fraction digits left (and past about 1.8e308 no value at all).
+_FLOAT_WHOLE = 2**53
+
+
 def _num(value: Fraction | int) -> float:
-    """An exact value for the report: an int when whole, else a float."""
-    return int(value) if value.denominator == 1 else float(value)
+    """An exact value for the report: an int when whole, else a float. A value too large for
+    a float to keep its fraction is reported whole: odds of 1 against 1e-308 make an odds DRM
+    past the float range (an OverflowError, a 500, before)."""
+    if value.denominator == 1 or not -_FLOAT_WHOLE < value < _FLOAT_WHOLE:
+        return int(value)
+    return float(value)
 
 
 @lru_cache(maxsize=1024)

@@ -20,9 +20,7 @@ from django.urls import path
 from django.utils.decorators import method_decorator
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
-    OpenApiParameter,
     OpenApiResponse,
     extend_schema,
     extend_schema_serializer,
@@ -37,6 +35,7 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from config.exceptions import ApplicationError, ErrorSerializer
+from config.strict import ClosedSerializer, StrictBooleanField, StrictCharField
 from games.api.throttles import LoginThrottle, RegisterThrottle
 from games.services.accounts import (
     profile_get_or_create,
@@ -47,6 +46,9 @@ from games.services.accounts import (
 )
 
 TAGS = ["accounts"]
+#: The user's email column (Django's ``AbstractUser.email``); a longer address is a 400, not a
+#: database error.
+EMAIL_MAX_LENGTH = 254
 INVALID_CREDENTIALS = "Unable to sign in with this username and password."
 
 BAD_INPUT = OpenApiResponse(
@@ -63,13 +65,6 @@ NOT_SIGNED_IN = OpenApiResponse(
 THROTTLED = OpenApiResponse(
     ErrorSerializer, description="Too many attempts (error 'throttled'); see Retry-After."
 )
-RETRY_AFTER = OpenApiParameter(
-    "Retry-After",
-    OpenApiTypes.INT,
-    OpenApiParameter.HEADER,
-    response=[429],
-    description="Seconds to wait before trying again.",
-)
 
 
 # --- Serializers shared by several endpoints ----------------------------------------------------
@@ -80,8 +75,13 @@ class ProfileOutputSerializer(serializers.Serializer):
     """What a signed-in user sees about themselves."""
 
     username = serializers.CharField(source="user.username")
-    email = serializers.EmailField(source="user.email")
-    display_name = serializers.CharField(help_text="The name other players see; may be empty.")
+    # A plain string: a user may have no email address (""), which ``format: email`` refuses.
+    email = serializers.CharField(
+        source="user.email", allow_blank=True, help_text="The address, or empty."
+    )
+    display_name = serializers.CharField(
+        allow_blank=True, help_text="The name other players see; may be empty."
+    )
     email_your_turn = serializers.BooleanField(help_text='Send "your turn" emails.')
     email_reminder = serializers.BooleanField(help_text="Send deadline reminders.")
     email_game_over = serializers.BooleanField(help_text="Send game-over results.")
@@ -89,10 +89,19 @@ class ProfileOutputSerializer(serializers.Serializer):
 
 @extend_schema_serializer(component_name="AccountCredentials")
 class CredentialsInputSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(
         max_length=4096, trim_whitespace=False, style={"input_type": "password"}
     )
+
+
+class StrictEmailField(serializers.EmailField):
+    """A JSON string that is an email address (``StrictCharField``'s rule: no number taken)."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
 
 
 def _profile_body(user: Any) -> dict[str, Any]:
@@ -132,21 +141,21 @@ class RegisterApi(CsrfCheckedApi):
 
     @extend_schema_serializer(component_name="AccountRegisterInput")
     class InputSerializer(serializers.Serializer):
-        username = serializers.CharField(
+        username = StrictCharField(
             max_length=150,
             validators=[UnicodeUsernameValidator()],
             help_text="Letters, digits and @.+-_ only; unique, ignoring case.",
         )
-        password = serializers.CharField(
+        password = StrictCharField(
             max_length=4096,
             trim_whitespace=False,
             style={"input_type": "password"},
             help_text="Checked by Django's password validators, against the username and email.",
         )
-        email = serializers.EmailField(required=False, allow_blank=True, default="")
-        display_name = serializers.CharField(
-            max_length=60, required=False, allow_blank=True, default=""
+        email = StrictEmailField(
+            required=False, allow_blank=True, default="", max_length=EMAIL_MAX_LENGTH
         )
+        display_name = StrictCharField(max_length=60, required=False, allow_blank=True, default="")
 
     @extend_schema(
         tags=TAGS,
@@ -156,7 +165,6 @@ class RegisterApi(CsrfCheckedApi):
         "taken username is a 400 'username_taken'. Needs the CSRF token (GET csrf).",
         operation_id="auth_register",
         request=InputSerializer,
-        parameters=[RETRY_AFTER],
         responses={
             201: OpenApiResponse(ProfileOutputSerializer, description="The new profile."),
             400: BAD_INPUT,
@@ -183,7 +191,6 @@ class LoginApi(CsrfCheckedApi):
         "(GET csrf); the token changes on sign-in, so read the cookie again afterwards.",
         operation_id="auth_login",
         request=CredentialsInputSerializer,
-        parameters=[RETRY_AFTER],
         responses={
             200: OpenApiResponse(ProfileOutputSerializer, description="The signed-in profile."),
             400: BAD_INPUT,
@@ -258,7 +265,6 @@ class TokenApi(AccountApi):
         "'invalid_credentials'.",
         operation_id="auth_token_create",
         request=CredentialsInputSerializer,
-        parameters=[RETRY_AFTER],
         responses={
             200: OpenApiResponse(OutputSerializer, description="The token."),
             400: BAD_INPUT,
@@ -294,12 +300,20 @@ class MeApi(AccountApi):
     permission_classes = [IsAuthenticated]
 
     @extend_schema_serializer(component_name="AccountProfileUpdate")
-    class InputSerializer(serializers.Serializer):
-        display_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
-        email = serializers.EmailField(required=False, allow_blank=True)
-        email_your_turn = serializers.BooleanField(required=False)
-        email_reminder = serializers.BooleanField(required=False)
-        email_game_over = serializers.BooleanField(required=False)
+    class InputSerializer(ClosedSerializer):
+        display_name = StrictCharField(max_length=60, required=False, allow_blank=True)
+        email = StrictEmailField(required=False, allow_blank=True, max_length=EMAIL_MAX_LENGTH)
+        email_your_turn = StrictBooleanField(required=False)
+        email_reminder = StrictBooleanField(required=False)
+        email_game_over = StrictBooleanField(required=False)
+
+        def unknown_fields(self, unknown: list[str]) -> ApplicationError:
+            return ApplicationError(
+                f"Not a profile field: {', '.join(unknown)}.",
+                field=unknown[0],
+                allowed=self.fields.keys(),
+                code="unknown_field",
+            )
 
     @extend_schema(
         tags=TAGS,
@@ -331,15 +345,6 @@ class MeApi(AccountApi):
     def patch(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        accepted = serializer.fields.keys()
-        unknown = sorted(set(request.data) - set(accepted))
-        if unknown:
-            raise ApplicationError(
-                f"Not a profile field: {', '.join(unknown)}.",
-                field=unknown[0],
-                allowed=accepted,
-                code="unknown_field",
-            )
         profile = profile_update(user=request.user, **serializer.validated_data)
         return Response(ProfileOutputSerializer(profile).data)
 

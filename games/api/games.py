@@ -6,6 +6,7 @@ are listed in its OpenAPI description.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
@@ -16,8 +17,17 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.exceptions import ApplicationError, ConflictError, ErrorSerializer
-from games.models import Game
+from config.strict import (
+    DocumentedDictField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictIntegerField,
+)
+from config.web_errors import ID_MAX
+from games.models import MAX_SEATS, MIN_SEATS, Game
 from games.services import access, lobby, reading, selectors, submissions
+from risk.rules import Options
+from risk.rules.board_map import map_names
 
 ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer,
           404: ErrorSerializer, 409: ErrorSerializer}  # fmt: skip
@@ -28,7 +38,35 @@ INVITE = OpenApiParameter(
     description="A private game's invite token. Without it (and without a seat, being its "
     "creator or staff) a private game answers 404 not_found, as a missing id does.",
 )  # fmt: skip
+#: A whole number as a query parameter: digits, with a minus sign for a 400 min_value.
+_WHOLE = re.compile(r"-?[0-9]+")
 NOT_FOUND = "404 not_found for a missing id and for a private game the caller may not see."
+#: ``<id:game_id>`` in the URL: 1 to 18 digits (``config.web_errors.IdConverter``).
+GAME_ID = OpenApiParameter(
+    "game_id", {"type": "integer", "minimum": 0, "maximum": ID_MAX}, OpenApiParameter.PATH,
+    description="The game's id (at most 18 digits; a longer one is no game's id: 404).",
+)  # fmt: skip
+
+
+def options_schema() -> dict[str, Any]:
+    """The rules options a new game may set, as ``lobby.checked_options`` checks them (each key
+    of ``risk.rules.Options``, with the defaults of a game that leaves it out)."""
+    default = Options()
+    choices = {"win": lobby.WINS, "ally_defender": lobby.ALLY_DEFENDERS,
+               "ally_cards": lobby.ALLY_CARDS, "map": map_names()}  # fmt: skip
+    properties: dict[str, Any] = {}
+    for name, value in default.to_dict().items():
+        if name in choices:
+            prop: dict[str, Any] = {"type": "string", "enum": list(choices[name])}
+        elif name == "round_limit":
+            prop = {"type": "integer", "minimum": 1, "nullable": True,
+                    "description": "Rounds to play; required when win is round-limit."}  # fmt: skip
+        else:
+            prop = {"type": "boolean"}
+        if value is not None:
+            prop["default"] = value
+        properties[name] = prop
+    return {"type": "object", "properties": properties, "additionalProperties": False}
 
 
 class GameListApi(APIView):
@@ -37,33 +75,45 @@ class GameListApi(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
     class GameCreateInput(serializers.Serializer):
-        name = serializers.CharField(max_length=80, required=False, default="", allow_blank=True)
-        seats = serializers.IntegerField(min_value=2, max_value=6)
-        options = serializers.DictField(required=False, default=dict, help_text=(
-            "Rules options: win (last-standing | domination | round-limit), round_limit, "
-            "red_queens_high, reveal_needs_cut, reveal_once, ally_defender (next | ai), "
-            "ally_cards (own | declarer), map."))  # fmt: skip
-        public = serializers.BooleanField(required=False, default=True)
+        name = StrictCharField(max_length=80, required=False, default="", allow_blank=True)
+        seats = StrictIntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS)
+        options = DocumentedDictField(
+            schema=options_schema(), required=False, default=dict,
+            help_text="Rules options (risk/RULES.md); a round-limit game needs round_limit.",
+        )  # fmt: skip
+        public = StrictBooleanField(required=False, default=True)
         time_control = serializers.ChoiceField(choices=Game.TimeControl.values, default="untimed")
-        minutes = serializers.IntegerField(required=False, allow_null=True, default=None)
-        days = serializers.IntegerField(required=False, allow_null=True, default=None)
-        max_timeouts = serializers.IntegerField(
+        minutes = StrictIntegerField(
+            required=False, allow_null=True, default=None, min_value=lobby.LIVE_MINUTES[0],
+            max_value=lobby.LIVE_MINUTES[1], help_text="Minutes per turn; a live game needs it.",
+        )  # fmt: skip
+        days = StrictIntegerField(
+            required=False, allow_null=True, default=None, min_value=lobby.CORRESPONDENCE_DAYS[0],
+            max_value=lobby.CORRESPONDENCE_DAYS[1],
+            help_text="Days per turn; a correspondence game needs it.",
+        )  # fmt: skip
+        max_timeouts = StrictIntegerField(
             required=False, default=3, min_value=1, max_value=lobby.MAX_TIMEOUTS
         )
-        client_seed = serializers.CharField(max_length=64, required=False, default="",
-                                            allow_blank=True)  # fmt: skip
+        client_seed = StrictCharField(max_length=64, required=False, default="",
+                                      allow_blank=True)  # fmt: skip
 
     @extend_schema(
         summary="List games: public games, and the private games the caller sits in or created",
         operation_id="games_list",
         description="Other private games are never listed (not even for staff).",
         parameters=[OpenApiParameter("status", str, enum=Game.Status.values, required=False)],
-        responses={200: GAME},
+        responses={200: GAME, 400: ErrorSerializer},
     )
     def get(self, request: Request) -> Response:
         games = access.listed_for(request.user)
         wanted = request.query_params.get("status")
-        if wanted:
+        if wanted is not None:
+            if wanted not in Game.Status.values:
+                raise ApplicationError(
+                    "no such game status", code="invalid_choice", field="status",
+                    allowed=Game.Status.values,
+                )  # fmt: skip
             games = games.filter(status=wanted)
         games = games.select_related("creator").prefetch_related("seats__user__profile")[:100]
         return Response({"games": [reading.game_summary(g, list(g.seats.all())) for g in games]})
@@ -93,7 +143,7 @@ class GameDetailApi(APIView):
             "and the seed never appear before the game is over. invite_token only for its "
             "players, its creator and staff. " + NOT_FOUND
         ),
-        parameters=[INVITE],
+        parameters=[GAME_ID, INVITE],
         responses={200: GAME, 404: ErrorSerializer},
     )
     def get(self, request: Request, game_id: int) -> Response:
@@ -105,16 +155,17 @@ class JoinApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     class JoinInput(serializers.Serializer):
-        invite = serializers.CharField(
+        invite = StrictCharField(
             required=False, default="", allow_blank=True, max_length=100,
             help_text="A private game's invite token (without it: 404, as for a missing id).",
         )  # fmt: skip
-        client_seed = serializers.CharField(max_length=64, required=False, default="",
-                                            allow_blank=True)  # fmt: skip
+        client_seed = StrictCharField(max_length=64, required=False, default="",
+                                      allow_blank=True)  # fmt: skip
 
     @extend_schema(
         summary="Take a free seat before the start",
         operation_id="games_join",
+        parameters=[GAME_ID],
         description=(
             "404 not_found for a missing id and for a private game without its invite token "
             "(403 invite_required only for staff, who see every game); 409 not_open, "
@@ -136,6 +187,7 @@ class LeaveApi(APIView):
     @extend_schema(
         summary="Give up a seat before the start (the creator cancels the game)",
         operation_id="games_leave",
+        parameters=[GAME_ID],
         description=(
             "409 not_open, not_seated. In a running game send a 'leave' action. " + NOT_FOUND
         ),
@@ -153,6 +205,7 @@ class BotsApi(APIView):
     @extend_schema(
         summary="Fill every empty seat with a bot (creator only)",
         operation_id="games_bots",
+        parameters=[GAME_ID],
         description="403 not_creator; 409 not_open. " + NOT_FOUND,
         request=None,
         responses={200: GAME, **ERRORS},
@@ -170,6 +223,7 @@ class StartApi(APIView):
     @extend_schema(
         summary="Start the game (creator only): the board is dealt from the committed seed",
         operation_id="games_start",
+        parameters=[GAME_ID],
         description="403 not_creator; 409 not_open, seats_empty. " + NOT_FOUND,
         request=None,
         responses={200: GAME, **ERRORS},
@@ -191,18 +245,19 @@ class EventsApi(APIView):
             + NOT_FOUND
         ),
         parameters=[
-            OpenApiParameter("after", int, required=False, description="Default 0."),
+            GAME_ID,
+            OpenApiParameter(
+                "after",
+                {"type": "integer", "minimum": 0, "maximum": ID_MAX},
+                required=False,
+                description="The last entry already read; default 0.",
+            ),
             INVITE,
         ],
         responses={200: GAME, 400: ErrorSerializer, 404: ErrorSerializer},
     )
     def get(self, request: Request, game_id: int) -> Response:
-        after = serializers.IntegerField(min_value=0)
-        raw = request.query_params.get("after", "0")
-        try:
-            after_n = after.run_validation(raw)
-        except serializers.ValidationError as exc:
-            raise serializers.ValidationError({"after": exc.detail}) from exc
+        after_n = _query_count(request, "after")
         game = selectors.game_for(game_id, request.user, invite=_invite(request))
         return Response(reading.log_for(game, request.user, after_n))
 
@@ -216,10 +271,13 @@ class ActionsApi(APIView):
 
         action = serializers.DictField(help_text='The action, e.g. {"type": "end_turn"}.')
         expected_version = serializers.IntegerField(min_value=0)
-        idempotency_key = serializers.CharField(max_length=100, required=False, allow_null=True,
-                                                default=None)  # fmt: skip
+        idempotency_key = serializers.CharField(
+            max_length=submissions.MAX_KEY_LENGTH, required=False, allow_null=True, default=None,
+            trim_whitespace=False,
+        )  # fmt: skip
         invite = serializers.CharField(
-            max_length=100, required=False, allow_null=True, default=None,
+            max_length=submissions.MAX_INVITE_LENGTH, required=False, allow_null=True,
+            default=None, allow_blank=True, trim_whitespace=False,
             help_text="A private game's invite token: a 'join' action (taking over an allied "
             "army) by someone without a seat needs it.",
         )  # fmt: skip
@@ -227,6 +285,7 @@ class ActionsApi(APIView):
     @extend_schema(
         summary="Submit an action",
         operation_id="games_actions",
+        parameters=[GAME_ID],
         description=(
             "One transaction per action with the game row locked. 200 with the caller's events "
             "and the new version. 400 invalid_action (malformed; field action.<name>) or "
@@ -270,7 +329,7 @@ class ReplayApi(APIView):
         description=(
             "409 not_over while the game runs: the seed would reveal the card order. " + NOT_FOUND
         ),
-        parameters=[INVITE],
+        parameters=[GAME_ID, INVITE],
         responses={200: GAME, 404: ErrorSerializer, 409: ErrorSerializer},
     )
     def get(self, request: Request, game_id: int) -> Response:
@@ -278,6 +337,22 @@ class ReplayApi(APIView):
         if game.status != Game.Status.FINISHED:
             raise ConflictError("the replay opens when the game is over", code="not_over")
         return Response(reading.replay(game))
+
+
+def _query_count(request: Request, name: str) -> int:
+    """A query parameter that is a whole number from 0 to ``ID_MAX`` (0 when absent), given once
+    and written as one: "0.0" or "1e3" would pass DRF's ``IntegerField``, and a repeated
+    parameter would be read as its last value, the others dropped unsaid."""
+    values = request.query_params.getlist(name)
+    if len(values) > 1:
+        raise ApplicationError(f"give {name} once", code="invalid", field=name)
+    raw = values[0] if values else "0"
+    if not _WHOLE.fullmatch(raw):
+        raise ApplicationError("a whole number, such as 12", code="invalid", field=name)
+    try:
+        return serializers.IntegerField(min_value=0, max_value=ID_MAX).run_validation(raw)
+    except serializers.ValidationError as exc:
+        raise serializers.ValidationError({name: exc.detail}) from exc
 
 
 def _invite(request: Request) -> str | None:

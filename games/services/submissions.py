@@ -78,19 +78,23 @@ def parse_submission(body: Mapping[str, Any]) -> Submission:
         raise ApplicationError("at least 0", code="min_value", field="expected_version")
     key = body.get("idempotency_key")
     if key is not None:
-        if not isinstance(key, str) or not key:
+        # No NUL: the key is stored and looked up, and PostgreSQL text cannot hold one (a 500).
+        if not isinstance(key, str) or not key or "\x00" in key:
             raise ApplicationError(
-                "a non-empty string, or null", code="invalid", field="idempotency_key"
-            )
+                "a non-empty string without NUL characters, or null", code="invalid",
+                field="idempotency_key",
+            )  # fmt: skip
         if len(key) > MAX_KEY_LENGTH:
             raise ApplicationError(
                 f"at most {MAX_KEY_LENGTH} characters", code="max_length", field="idempotency_key"
             )
     invite = body.get("invite")
-    if invite is not None and (not isinstance(invite, str) or len(invite) > MAX_INVITE_LENGTH):
+    if invite is not None and (
+        not isinstance(invite, str) or len(invite) > MAX_INVITE_LENGTH or "\x00" in invite
+    ):
         raise ApplicationError(
-            f"the game's invite token: a string of at most {MAX_INVITE_LENGTH} characters, or "
-            "null", code="invalid", field="invite",
+            f"the game's invite token: a string of at most {MAX_INVITE_LENGTH} characters "
+            "(no NUL), or null", code="invalid", field="invite",
         )  # fmt: skip
     return Submission(action, version, key, invite or None)
 

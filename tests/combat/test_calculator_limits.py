@@ -84,3 +84,31 @@ def test_a_battle_past_the_state_limit_is_refused_before_any_work(settings):
     error = answer.json()
     assert (error["error"], error["field"], error["limit"]) == ("too_large", "attackers", 1000)
     assert error["estimate"] == 98_400
+
+
+def test_a_battle_of_more_dice_than_a_float_coefficient_holds_is_solved_not_a_500(settings):
+    """Schemathesis (issue 15): 999 heavy bombers roll 1,998 dice; comb(1998, k) overflowed a
+    float (OverflowError, a 500). One round of them against 4 defenders: the attacker wins."""
+    settings.COMBAT_SECONDS = 30
+    battle = {
+        "attacker": {"bomber": 999},
+        "defender": {"infantry": 3, "armor": 1},
+        "techs": ["heavy_bombers"],
+        "rounds": 1,
+    }
+    answer = APIClient().post("/api/combat/aa/odds", battle, format="json")
+
+    assert answer.status_code == 200, answer.json()
+    odds = answer.json()
+    assert odds["attacker_wins"] == pytest.approx(1.0)
+    assert sum(o["probability"] for o in odds["outcomes"]) == pytest.approx(1.0)
+
+
+def test_binomial_terms_past_the_float_range_are_the_distribution():
+    """The terms made from logarithms sum to 1 and peak at the mean, as a binomial does."""
+    from combat.axis_allies.rules import ExactChance
+
+    outcomes = ExactChance().dice(3000, 2, 6, "attacker", "general")
+
+    assert sum(p for p, _hits in outcomes) == pytest.approx(1.0)
+    assert max(outcomes)[1] == 1000

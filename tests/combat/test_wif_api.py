@@ -132,6 +132,19 @@ def test_a_bad_weather_lists_the_allowed_ones(client):
     assert body["allowed"] == ["blizzard", "fine", "rain", "snow", "storm"]
 
 
+@pytest.mark.parametrize("fractional_odds", [True, False])
+def test_odds_past_the_float_range_are_answered_not_a_500(client, fractional_odds):
+    """Schemathesis (issue 15): 1 against 1.1e-308 made an odds DRM past the float range (an
+    OverflowError, a 500). It is reported whole, and every roll reads the top row."""
+    body = {"attack": 1.0, "defense": 1.1125369292536007e-308, "fractional_odds": fractional_odds}
+    response = post(client, body)
+
+    assert response.status_code == 200, response.json()
+    odds = response.json()
+    assert odds["distribution"] == {"*/2S": 1.0}
+    assert isinstance(odds["odds_drm"], int) and odds["odds_drm"] > 10**307
+
+
 def test_the_endpoint_is_in_the_schema(client):
     schema = client.get("/api/schema/?format=json").json()
     operation = schema["paths"][URL]["post"]
@@ -141,4 +154,5 @@ def test_the_endpoint_is_in_the_schema(client):
         request
     )
     assert "winterised_attackers" in request["modifiers"]["properties"]
-    assert set(operation["responses"]) == {"200", "400"}
+    # 401 (a bad token), 413 and 415 (the body), 429 (anonymous use is rate-limited).
+    assert set(operation["responses"]) == {"200", "400", "401", "413", "415", "429"}

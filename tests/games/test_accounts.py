@@ -580,3 +580,30 @@ def test_registering_a_name_the_server_uses_for_its_own_seats_is_refused(name, c
     assert response.status_code == 400
     assert response.json()["error"] == code  # "ai:" already fails the username characters
     assert response.json()["field"] == "username"
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("email_game_over", 0), ("email_reminder", "false"), ("display_name", 7), ("email", 7)],
+)
+def test_a_profile_value_of_another_json_type_is_refused_not_converted(client, alice, field, value):
+    """Schemathesis (issue 15): the schema says boolean and string; 0 for false was taken."""
+    client.force_login(alice)
+    response = client.patch(ME, {field: value}, format="json")
+
+    assert response.status_code == 400
+    assert (response.json()["error"], response.json()["field"]) == ("invalid", field)
+    assert client.get(ME).json() == profile_body("alice", alice.email)
+
+
+def test_an_email_longer_than_its_column_is_a_400_not_a_database_error(client, alice):
+    """The user's email column holds 254 characters; a 255-character address passed the
+    serializer and overflowed it on PostgreSQL (a 500)."""
+    client.force_login(alice)
+    address = "a" * 64 + "@" + ".".join(["b" * 60] * 3) + ".example"
+    assert len(address) > 254
+
+    response = client.patch(ME, {"email": address}, format="json")
+
+    assert response.status_code == 400
+    assert (response.json()["error"], response.json()["field"]) == ("max_length", "email")

@@ -258,6 +258,17 @@ def test_a_refused_action_writes_nothing(game, alice, bob, carol):
 # --- Idempotency -------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("field", ["idempotency_key", "invite"])
+def test_a_nul_character_in_a_key_is_refused_before_it_reaches_the_database(game, alice, field):
+    """Schemathesis (issue 15): PostgreSQL text cannot hold NUL, so a key with one was a 500
+    there (the key is stored and looked up); every other request string refuses it too."""
+    before = snapshot(game)
+    body = refusal(submit(alice, game, place(game, "alice"), **{field: "key\x00"}), 400)
+
+    assert (body["error"], body["field"]) == ("invalid", field)
+    assert snapshot(game) == before
+
+
 def test_a_repeated_idempotency_key_returns_the_first_answer_and_applies_nothing(game, alice):
     version = game.version
     action = place(game, "alice")
@@ -321,8 +332,11 @@ def test_the_events_after_n_are_the_entries_after_n(game, alice, bob):
     assert "rolls" not in body["entries"][0]  # revealed only once the game is over
 
 
-@pytest.mark.parametrize("after", ["-1", "x"])
+@pytest.mark.parametrize(
+    "after", ["-1", "x", "0.0", "1e3", " 1", "1000000000000000000", ["0", "1"]]
+)
 def test_a_bad_after_is_refused_naming_it(game, alice, after):
+    """Schemathesis (issue 15): "0.0" was read as 0 and a repeated after as its last value."""
     response = client_for(alice).get(f"/api/games/{game.pk}/events", {"after": after})
 
     assert refusal(response, 400)["field"] == "after"

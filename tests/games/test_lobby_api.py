@@ -222,6 +222,39 @@ def test_the_list_can_be_narrowed_by_status(alice, bob, carol):
     assert [g["id"] for g in lobby.json()["games"]] == [waiting["id"]]
 
 
+@pytest.mark.parametrize("status", ["finished ", "closed", ""])
+def test_an_unknown_status_to_narrow_by_is_a_400_listing_the_known_ones(alice, status):
+    """Issue 15: an unknown status answered an empty list, as if there were no such games."""
+    create(alice)
+    body = refusal(client_for(alice).get(GAMES, {"status": status}), 400)
+
+    assert (body["error"], body["field"]) == ("invalid_choice", "status")
+    assert body["allowed"] == Game.Status.values
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("seats", "3"), ("seats", 3.0), ("public", "yes"), ("public", 1), ("max_timeouts", "3"),
+     ("name", 7), ("client_seed", 12345)],
+)  # fmt: skip
+def test_a_value_of_another_json_type_is_refused_not_converted(alice, field, value):
+    """The schema says integer, boolean, string: "3" for 3 or 1 for true was taken before."""
+    response = client_for(alice).post(GAMES, {"seats": 3, field: value}, format="json")
+    body = refusal(response, 400)
+
+    assert (body["error"], body["field"]) == ("invalid", field)
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(("field", "value"), [("minutes", 0), ("minutes", 241), ("days", 31)])
+def test_an_allowance_out_of_range_is_refused_whatever_the_time_control(alice, field, value):
+    """The schema states minutes 1-240 and days 1-30; an untimed game took any number (unused)."""
+    response = client_for(alice).post(GAMES, {"seats": 3, field: value}, format="json")
+    body = refusal(response, 400)
+
+    assert (body["error"], body["field"]) == (("min_value" if value < 2 else "max_value"), field)
+
+
 # --- Joining and leaving ----------------------------------------------------------------------
 
 
