@@ -189,6 +189,7 @@ REST_FRAMEWORK = {
         "login": env.str("THROTTLE_LOGIN", default="10/min"),
         "register": env.str("THROTTLE_REGISTER", default="10/hour"),
         "actions": env.str("THROTTLE_ACTIONS", default="120/min"),
+        "hint": env.str("THROTTLE_HINT", default="30/min"),
         # Anonymous use of the combat calculators (combat.api.limits), per client address.
         "calculator": env.str("THROTTLE_CALCULATOR", default="60/min"),
     },

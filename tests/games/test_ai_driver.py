@@ -135,3 +135,26 @@ def test_hints_are_refused_when_off_to_strangers_and_when_nothing_is_asked(alice
     with pytest.raises(ConflictError) as nothing:
         advice.game_hint(selectors.game_get(game.pk), alice)  # she has arranged; bob has not
     assert nothing.value.code == "not_your_decision"
+
+
+def test_the_hint_endpoint_answers_the_caller_and_is_throttled(alice, bob, settings):
+    from rest_framework.test import APIClient
+
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+                                   "hint": "2/min"},
+    }  # fmt: skip
+    game = lobby.game_create(creator=alice, seats=2)
+    lobby.game_join(game_id=game.pk, user=bob)
+    lobby.game_start(game_id=game.pk, user=alice)
+    client = APIClient()
+    client.force_authenticate(alice)
+    first = client.get(f"/api/games/{game.pk}/hint")
+    assert first.status_code == 200, first.json()
+    assert first.json()["action"]["type"] == "arrange"
+    assert client.get(f"/api/games/{game.pk}/hint").json() == first.json()
+    refused = client.get(f"/api/games/{game.pk}/hint")
+    assert (refused.status_code, refused.json()["error"]) == (429, "throttled")
+    anonymous = APIClient().get(f"/api/games/{game.pk}/hint")
+    assert anonymous.status_code == 401
