@@ -250,11 +250,12 @@ def test_with_redis_down_requests_answer_and_commit_and_the_game_resumes_when_it
 
 
 def drop_server_connections() -> int:
-    """``pg_terminate_backend`` every connection of the server processes; how many."""
+    """``pg_terminate_backend`` every connection of this run's server processes (their tag on
+    this test database: another run of the suite on the same server has its own); how many."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-            "WHERE application_name = %s",
+            "WHERE application_name = %s AND datname = current_database()",
             [APPLICATION_NAME],
         )
         return cursor.fetchone()[0]
