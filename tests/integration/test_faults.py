@@ -59,8 +59,8 @@ pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(tran
 
 PASSWORD = "a long enough password 7"
 #: A short game: three seats (alice and two bots, with the allied armies of a 3-player game),
-#: won on territories after two rounds.
-GAME = {"seats": 3, "options": {"win": "round-limit", "round_limit": 2}}
+#: won on territories after two rounds; the AI moves at once (no pause for people to watch).
+GAME = {"seats": 3, "options": {"win": "round-limit", "round_limit": 2}, "ai_delay_ms": 0}
 #: Seconds a whole game may take, faults and recoveries included.
 GAME_TIMEOUT = 300
 
