@@ -422,7 +422,10 @@ async def make_games(bases: list[str], seats: list[list[tuple[str, str]]]) -> li
 
         async with gate:
             (_, creator), *others = players
-            game = await post("/api/games", creator, {"seats": SEATS, "name": f"load {g}"})
+            # The AI answers at once: the load is the server's, not a pace for people to watch.
+            game = await post(
+                "/api/games", creator, {"seats": SEATS, "name": f"load {g}", "ai_delay_ms": 0}
+            )
             for _, token in others:
                 await post(f"/api/games/{game['id']}/join", token)
             started = await post(f"/api/games/{game['id']}/start", creator)

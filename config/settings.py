@@ -126,6 +126,9 @@ DEADLINE_SWEEP_SECONDS = env.int("DEADLINE_SWEEP_SECONDS", default=60)
 # A game waiting this long on a bot with no step taken has lost its driver's task (a broker
 # outage, a killed worker): the sweep queues it again (games.services.deadlines).
 GAME_STALLED_SECONDS = env.int("GAME_STALLED_SECONDS", default=60)
+# The pause between two moves of the AI (bots, allied armies, timed-out players) in a game
+# that does not choose its own (Game.ai_delay_ms): people can follow the moves as they come.
+AI_DELAY_MS = env.int("AI_DELAY_MS", default=600)
 
 # --- Auth, i18n, static ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -186,6 +189,7 @@ REST_FRAMEWORK = {
         "login": env.str("THROTTLE_LOGIN", default="10/min"),
         "register": env.str("THROTTLE_REGISTER", default="10/hour"),
         "actions": env.str("THROTTLE_ACTIONS", default="120/min"),
+        "hint": env.str("THROTTLE_HINT", default="30/min"),
         # Anonymous use of the combat calculators (combat.api.limits), per client address.
         "calculator": env.str("THROTTLE_CALCULATOR", default="60/min"),
     },

@@ -17,6 +17,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from risk.ai import LEVELS as AI_LEVELS
+
 #: The kinds of game the lobby offers (one today).
 NAUTICAL_RISK = "nautical-risk"
 MIN_SEATS, MAX_SEATS = 2, 6
@@ -83,6 +85,19 @@ class Game(models.Model):
     )
     max_timeouts = models.PositiveSmallIntegerField(
         default=3, help_text="Consecutive timeouts after which a seat counts as having left."
+    )
+    ai_level = models.CharField(
+        max_length=10,
+        choices=[(level, level) for level in AI_LEVELS],
+        default="hard",
+        help_text="risk.ai.StrategicBot's level for the bot seats, allied armies and timeouts.",
+    )
+    ai_delay_ms = models.PositiveIntegerField(
+        default=0,
+        help_text="Milliseconds between the AI's moves, so people can follow them (0: at once).",
+    )
+    hints = models.BooleanField(
+        default=True, help_text="Players may ask the AI for a hint (GET /api/games/{id}/hint)."
     )
     server_seed = models.CharField(max_length=64, help_text="Secret until the game is over.")
     seed_commitment = models.CharField(max_length=64, help_text="SHA-256 of server_seed (hex).")

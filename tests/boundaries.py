@@ -1,7 +1,8 @@
 """Finds imports that cross the functional-core boundary (design.md section 1).
 
-``combat``'s topic modules and everything under ``risk/rules`` must import only the standard
-library and each other, so the rules can be replayed, tested and benchmarked without a server.
+``combat``'s topic modules and everything under ``risk/rules`` and ``risk/ai`` (the AI, issue 16)
+must import only the standard library, numpy and each other, so the rules can be replayed,
+tested and benchmarked without a server.
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ COMBAT_DJANGO_LAYER = frozenset(
 )
 
 
+#: The pure-core folders of ``risk/``: the rules engine and the AI that plays it.
+PURE_RISK_FOLDERS = ("rules", "ai")
+
+
 @dataclass(frozen=True)
 class Violation:
     path: Path
@@ -56,7 +61,9 @@ def pure_modules(root: Path) -> Iterator[Path]:
             yield from sorted(entry.rglob("*.py"))
         elif entry.suffix == ".py":
             yield entry
-    yield from sorted((root / "risk" / "rules").rglob("*.py"))
+    for folder in PURE_RISK_FOLDERS:
+        if (root / "risk" / folder).is_dir():
+            yield from sorted((root / "risk" / folder).rglob("*.py"))
 
 
 def imported_modules(tree: ast.AST) -> Iterator[tuple[int, str]]:

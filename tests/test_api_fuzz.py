@@ -63,8 +63,10 @@ RULES_BEYOND_THE_SCHEMA = {
     # Rules between fields: a round-limit game needs round_limit, a live game minutes, a
     # correspondence game days.
     "games_create": "cross-field rules",
-    # The action is the rules engine's to judge, against the game's state.
+    # The action is the rules engine's to judge, against the game's state; a hint needs a
+    # decision of the caller's pending and hints on (403 hints_off, 409 not_your_decision).
     "games_actions": "game rules",
+    "games_hint": "game state",
     # The resolvers: units per edition, a battle too large to solve (400 too_large), what a mode
     # allows (flanks only when flanking), odds below 1-4, modifiers that need an option.
     "aa_odds": "resolver rules",
@@ -122,7 +124,7 @@ def fuzz_setup(wsgi_db, settings) -> dict[str, Any]:
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {
-            scope: "1000000/min" for scope in ("login", "register", "actions", "calculator")
+            scope: "1000000/min" for scope in ("login", "register", "actions", "calculator", "hint")
         },
     }
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

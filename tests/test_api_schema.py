@@ -46,6 +46,7 @@ OPERATIONS = {
     "games_events",
     "games_actions",
     "games_replay",
+    "games_hint",
 }
 
 

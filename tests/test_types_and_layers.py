@@ -1,8 +1,8 @@
 """mypy holds on the pure cores and their import contract holds (configured in pyproject.toml).
 
-``mypy`` checks ``combat`` and ``risk.rules`` (``[tool.mypy]``); ``lint-imports`` keeps the pure
-cores free of Django, the web layer and the other apps (``[tool.importlinter]``), beside the
-AST walk of tests/test_import_boundary.py.
+``mypy`` checks ``combat``, ``risk.rules`` and ``risk.ai`` (``[tool.mypy]``); ``lint-imports``
+keeps the pure cores free of Django, the web layer and the other apps (``[tool.importlinter]``),
+beside the AST walk of tests/test_import_boundary.py.
 """
 
 from __future__ import annotations

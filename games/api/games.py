@@ -24,8 +24,9 @@ from config.strict import (
     StrictIntegerField,
 )
 from config.web_errors import ID_MAX
-from games.models import MAX_SEATS, MIN_SEATS, Game
-from games.services import access, lobby, reading, selectors, submissions
+from games.api.throttles import HintThrottle
+from games.models import AI_LEVELS, MAX_SEATS, MIN_SEATS, Game
+from games.services import access, advice, lobby, reading, selectors, submissions
 from risk.rules import Options
 from risk.rules.board_map import map_names
 
@@ -97,6 +98,19 @@ class GameListApi(APIView):
         )
         client_seed = StrictCharField(max_length=64, required=False, default="",
                                       allow_blank=True)  # fmt: skip
+        ai_level = serializers.ChoiceField(
+            choices=list(AI_LEVELS), default="hard",
+            help_text="The AI's strength for bot seats, allied armies and timed-out players.",
+        )  # fmt: skip
+        ai_delay_ms = StrictIntegerField(
+            required=False, min_value=0, max_value=lobby.MAX_AI_DELAY_MS,
+            help_text="Milliseconds between the AI's moves, so people can follow them (the "
+            "server's AI_DELAY_MS when left out).",
+        )  # fmt: skip
+        hints = StrictBooleanField(
+            required=False, default=True,
+            help_text="Whether players may ask the AI for a hint (GET /api/games/{id}/hint).",
+        )  # fmt: skip
 
     @extend_schema(
         summary="List games: public games, and the private games the caller sits in or created",
@@ -318,6 +332,36 @@ class ActionsApi(APIView):
             game_id=game_id, user=request.user, **submission.as_kwargs()
         )
         return Response(body)
+
+
+class HintApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+    throttle_classes = [HintThrottle]
+
+    @extend_schema(
+        summary="The AI's suggestion for the caller's pending decision, with its reasons",
+        operation_id="games_hint",
+        description=(
+            "The hard AI's choice (an action as POST actions takes it, with the player) and its "
+            "reasons in words, with the exact odds it used; computed from the caller's own view "
+            "only. 403 hints_off in a game that turns hints off, 403 not_seated without a seat, "
+            "409 not_your_decision when nothing is asked of the caller, 409 not_running. "
+            + NOT_FOUND
+        ),
+        parameters=[GAME_ID, INVITE],
+        responses={
+            200: inline_serializer("Hint", {
+                "version": serializers.IntegerField(),
+                "player": serializers.CharField(),
+                "action": serializers.DictField(),
+                "reasons": serializers.ListField(child=serializers.CharField()),
+            }),
+            **ERRORS, 429: ErrorSerializer,
+        },
+    )  # fmt: skip
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_for(game_id, request.user, invite=_invite(request))
+        return Response(advice.game_hint(game, request.user))
 
 
 class ReplayApi(APIView):

@@ -25,3 +25,9 @@ class LoginThrottle(SettingsScopedRateThrottle):
 class RegisterThrottle(SettingsScopedRateThrottle):
     scope = "register"
     per_user = False
+
+
+class HintThrottle(SettingsScopedRateThrottle):
+    """A hint runs the hard AI (milliseconds, a fraction of a second at worst): per user."""
+
+    scope = "hint"

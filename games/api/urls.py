@@ -15,4 +15,5 @@ urlpatterns = [
     path("games/<id:game_id>/events", games.EventsApi.as_view(), name="game-events"),
     path("games/<id:game_id>/actions", games.ActionsApi.as_view(), name="game-actions"),
     path("games/<id:game_id>/replay", games.ReplayApi.as_view(), name="game-replay"),
+    path("games/<id:game_id>/hint", games.HintApi.as_view(), name="game-hint"),
 ]

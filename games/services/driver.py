@@ -21,16 +21,20 @@ from __future__ import annotations
 
 import logging
 import random
+from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import transaction
+from django.utils import timezone
 
 from config.exceptions import ApplicationError
 from games.models import ActionLog, Game, Seat
 from games.services import clock, dispatch, selectors, snapshots
 from games.services.play import Committed, commit_action, game_lock, game_seats, locked_state
 from games.services.queue import enqueue
+from risk.ai import StrategicBot
 from risk.rules import GameState
-from risk.rules.actions import Leave
+from risk.rules.actions import Action, Leave
 from risk.rules.bots import RandomBot, decide
 
 logger = logging.getLogger(__name__)
@@ -45,31 +49,102 @@ ATTEMPTS = 20
 def advance(game_id: int, *, limit: int | None = None) -> int:
     """Answer what the game waits on the server for, until it waits on a person (or ``limit``
     steps, ``STEPS_PER_RUN`` by default: then the rest is queued as a fresh task). The number
-    of steps taken."""
+    of steps taken.
+
+    A game with an AI delay (``Game.ai_delay_ms``, so people can follow the AI's moves) takes
+    one step a run and queues the next run that much later: no worker sleeps meanwhile."""
+    delay_ms = Game.objects.filter(pk=game_id).values_list("ai_delay_ms", flat=True).first()
+    if delay_ms:
+        limit = 1
     limit = STEPS_PER_RUN if limit is None else limit
     taken = 0
     while taken < limit and step(game_id):
         taken += 1
     if taken == limit and wanted(game_id):
-        enqueue("games.advance", game_id)
+        later = timezone.now() + timedelta(milliseconds=delay_ms) if delay_ms else None
+        enqueue("games.advance", game_id, eta=later)
     return taken
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the AI chose for ``actor`` at ``version``, thought out before taking the lock."""
+
+    version: int
+    actor: str
+    action: Action
 
 
 def step(game_id: int) -> bool:
     """One decision (or one seat leaving) for the server; False when the game waits on no one
-    the server answers for."""
+    the server answers for.
+
+    The AI thinks with no lock held (a hard decision may take a good part of a second, and a
+    person's action must not wait on it), on the state as it was at some version; the decision
+    is committed only if the game is still at that version once locked. If it has moved on (a
+    person acted, another run of the driver stepped), the step is thought out again: so a
+    decision is applied at most once, and, the log entry's sequence being that version plus
+    one, never twice even if two runs of the driver race (a re-delivered task)."""
+    decision = _think(game_id)
     with transaction.atomic():
         game = game_lock(game_id)
         if game.status != Game.Status.RUNNING:
             return False
         state = locked_state(game)
         seats = game_seats(game)
-        committed = _leave_at_limit(game, state, seats) or _decide(game, state, seats)
+        committed = _leave_at_limit(game, state, seats)
         if committed is None:
-            _clear_server_turn(game)
-            return False
+            if decision is None or decision.version != game.version:
+                if decision is None and not _server_answers(game, state, seats):
+                    _clear_server_turn(game)
+                    return False
+                return True  # the game moved while the AI thought: think again
+            committed = _commit(game, state, seats, decision)
         dispatch.after_commit(committed, kick=False)
         return True
+
+
+def _server_answers(game: Game, state: GameState, seats: list[Seat]) -> list[str]:
+    return clock.answered_by_server(game, state, seats, clock.overdue_players(game))
+
+
+def _think(game_id: int) -> Decision | None:
+    """The AI's decision for the first player the server answers for, read without a lock;
+    None when the server answers for nobody."""
+    game = selectors.game_get(game_id)
+    if game.status != Game.Status.RUNNING:
+        return None
+    state = selectors.game_state(game)
+    actors = _server_answers(game, state, list(game.seats.all()))
+    if not actors:
+        return None
+    actor = actors[0]
+    rng = random.Random(f"{game.pk}:{game.version}:{actor}")
+    action = decide(StrategicBot(rng, level=game.ai_level), state, actor)
+    return Decision(game.version, actor, action)
+
+
+def _commit(game: Game, state: GameState, seats: list[Seat], decision: Decision) -> Committed:
+    """Commit the AI's decision; should the rules refuse it (a bug of the AI's, logged), the
+    random legal player answers instead so the game never stalls on it."""
+    actor = decision.actor
+    seat = next((s for s in seats if s.player == actor), None)
+    source = ActionLog.Source.BOT if clock.is_bot_actor(actor) else ActionLog.Source.TIMEOUT
+    key = f"ai:{decision.version}:{actor}"  # the version it was thought out at
+    action = decision.action
+    for attempt in range(ATTEMPTS):
+        try:
+            with transaction.atomic():  # a savepoint: a refused pick leaves no trace
+                return commit_action(
+                    game, state, actor=actor, action=action, seat=seat, source=source,
+                    seats=seats, key=key,
+                )  # fmt: skip
+        except ApplicationError as exc:
+            logger.warning("game %s: %s's pick %r refused (%s); the random player answers",
+                           game.pk, actor, action, exc)  # fmt: skip
+            rng = random.Random(f"{game.pk}:{game.version}:{actor}:{attempt}")
+            action = decide(RandomBot(rng), state, actor)
+    raise RuntimeError(f"game {game.pk}: no legal action found for {actor}")
 
 
 def _clear_server_turn(game: Game) -> None:
@@ -90,28 +165,6 @@ def wanted(game_id: int) -> bool:
     seats = list(game.seats.all())
     overdue = clock.overdue_players(game)
     return bool(clock.answered_by_server(game, selectors.game_state(game), seats, overdue))
-
-
-def _decide(game: Game, state: GameState, seats: list[Seat]) -> Committed | None:
-    overdue = clock.overdue_players(game)
-    actors = clock.answered_by_server(game, state, seats, overdue)
-    if not actors:
-        return None
-    actor = actors[0]
-    seat = next((s for s in seats if s.player == actor), None)
-    source = ActionLog.Source.BOT if clock.is_bot_actor(actor) else ActionLog.Source.TIMEOUT
-    for attempt in range(ATTEMPTS):
-        rng = random.Random(f"{game.pk}:{game.version}:{actor}:{attempt}")
-        action = decide(RandomBot(rng), state, actor)
-        try:
-            with transaction.atomic():  # a savepoint: a refused pick leaves no trace
-                return commit_action(
-                    game, state, actor=actor, action=action, seat=seat, source=source,
-                    seats=seats,
-                )  # fmt: skip
-        except ApplicationError as exc:
-            logger.info("bot %s pick %r refused (%s); drawing again", actor, action, exc)
-    raise RuntimeError(f"game {game.pk}: the bot found no legal action for {actor}")
 
 
 def _leave_at_limit(game: Game, state: GameState, seats: list[Seat]) -> Committed | None:

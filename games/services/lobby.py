@@ -11,12 +11,14 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from combat.dice import commitment_of, new_seed
 from config.exceptions import ApplicationError, ConflictError, ForbiddenError
 from games.models import (
+    AI_LEVELS,
     BOT_PREFIX,
     MAX_SEATS,
     MIN_SEATS,
@@ -47,6 +49,8 @@ ALLY_CARDS = (ALLY_OWN, DECLARER_ONLY)
 #: The most consecutive timeouts a game may allow before a seat counts as having left (the
 #: column is a small integer; 3,000,000,000 overflowed it into a 500, issue 15).
 MAX_TIMEOUTS = 100
+#: The longest pause between two of the AI's moves a game may ask for (milliseconds).
+MAX_AI_DELAY_MS = 10_000
 #: Allowances per time control: live in minutes, correspondence in days.
 LIVE_MINUTES = (1, 240)
 CORRESPONDENCE_DAYS = (1, 30)
@@ -64,8 +68,15 @@ def game_create(
     max_timeouts: int = 3,
     name: str = "",
     client_seed: str = "",
+    ai_level: str = "hard",
+    ai_delay_ms: int | None = None,
+    hints: bool = True,
 ) -> Game:
-    """A new game in the lobby with its creator in the first seat and the seed committed."""
+    """A new game in the lobby with its creator in the first seat and the seed committed.
+
+    ``ai_level``: the AI's strength for bots, allied armies and timed-out players;
+    ``ai_delay_ms``: the pause between its moves (``settings.AI_DELAY_MS`` when not given);
+    ``hints``: whether players may ask the AI for a hint."""
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise ApplicationError(
             f"a game has {MIN_SEATS}-{MAX_SEATS} seats", code="invalid", field="seats"
@@ -77,13 +88,23 @@ def game_create(
         raise ApplicationError(
             f"between 1 and {MAX_TIMEOUTS}", code="invalid", field="max_timeouts"
         )
+    if ai_level not in AI_LEVELS:
+        raise ApplicationError(f"one of {', '.join(AI_LEVELS)}", code="invalid",
+                               field="ai_level", allowed=list(AI_LEVELS))  # fmt: skip
+    if ai_delay_ms is None:
+        ai_delay_ms = settings.AI_DELAY_MS
+    if not 0 <= ai_delay_ms <= MAX_AI_DELAY_MS:
+        raise ApplicationError(
+            f"between 0 and {MAX_AI_DELAY_MS}", code="invalid", field="ai_delay_ms"
+        )
     server_seed = new_seed()
     with transaction.atomic():
         game = Game.objects.create(
             kind=NAUTICAL_RISK, name=name, creator=creator, seat_count=seats,
             options=chosen.to_dict(), public=public, time_control=time_control,
             time_per_decision=allowance, max_timeouts=max_timeouts, server_seed=server_seed,
-            seed_commitment=commitment_of(server_seed),
+            seed_commitment=commitment_of(server_seed), ai_level=ai_level,
+            ai_delay_ms=ai_delay_ms, hints=bool(hints),
         )  # fmt: skip
         Seat.objects.create(
             game=game, position=0, user=creator, player=creator.get_username(),

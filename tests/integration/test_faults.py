@@ -59,8 +59,8 @@ pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(tran
 
 PASSWORD = "a long enough password 7"
 #: A short game: three seats (alice and two bots, with the allied armies of a 3-player game),
-#: won on territories after two rounds.
-GAME = {"seats": 3, "options": {"win": "round-limit", "round_limit": 2}}
+#: won on territories after two rounds; the AI moves at once (no pause for people to watch).
+GAME = {"seats": 3, "options": {"win": "round-limit", "round_limit": 2}, "ai_delay_ms": 0}
 #: Seconds a whole game may take, faults and recoveries included.
 GAME_TIMEOUT = 300
 
@@ -327,3 +327,44 @@ def test_a_killed_worker_loses_no_decision_and_applies_none_twice(stack, alice):
     assert "WorkerLostError" in logs
     received = Counter(re.findall(r"Task games\.advance\[([0-9a-f-]+)\] received", logs))
     assert max(received.values()) == 2, received
+
+
+# --- an AI turn interrupted (issue 16) ----------------------------------------------------------
+
+
+def test_an_ai_turn_cut_by_a_killed_worker_completes_with_each_decision_applied_once(stack, alice):
+    """The bots move 0.3 s apart (the game's AI delay), one task a move: the worker is
+    SIGKILLed while a bot's turn is under way, with that turn's next move queued in it. A fresh
+    worker takes over; the turn completes and the game goes on to its end.
+
+    Exactly once: the AI thinks with no lock held and commits only if the game is still at the
+    version it thought at, and the log's (game, sequence) key takes one entry per version; each
+    bot entry's idempotency key names the version its decision was thought at, which is the
+    entry's own sequence minus one: none was applied twice, none at a version it did not see.
+    """
+    stack.token = Token.objects.create(user=alice).key
+    status, created = stack.web.request("POST", "/api/games", {**GAME, "ai_delay_ms": 300},
+                                        stack.token)  # fmt: skip
+    assert status == 201, created
+    stack.game_id = created["id"]
+    for step in ("bots", "start"):
+        assert stack.web.request("POST", f"/api/games/{stack.game_id}/{step}", {},
+                                 stack.token)[0] == 200  # fmt: skip
+    killed: list[int] = []
+
+    def kill_during_a_bots_turn(stack: Stack, detail: dict[str, Any]) -> None:
+        controller = (detail.get("turn") or {}).get("controller") or ""
+        if killed or detail["version"] < 10 or not controller.startswith("bot:"):
+            return
+        stack.worker.kill()
+        stack.new_worker()
+        killed.append(detail["version"])
+
+    final = play_to_the_end(stack, kill_during_a_bots_turn)
+    assert len(killed) == 1
+    assert_finished_and_verified(stack, final)
+    bots = ActionLog.objects.filter(game_id=stack.game_id, source=ActionLog.Source.BOT)
+    entries = list(bots.values_list("sequence", "actor", "idempotency_key"))
+    assert entries and all(key == f"ai:{seq - 1}:{actor}" for seq, actor, key in entries)
+    after_the_kill = [seq for seq, _, _ in entries if seq > killed[0]]
+    assert after_the_kill  # the bots went on moving after it

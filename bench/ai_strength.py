@@ -1,0 +1,223 @@
+"""Benchmark: how strong the AI (``risk.ai``) is, and how fast it decides. Prints figures.
+
+Plays seeded games in-process, every decision through ``risk.rules.bots.decide`` (the redacted
+state), to the end or to a round cap; a capped game is scored by the engine's ranking
+(territories, then armies). Matches, each with the seat of the bot measured rotated from game to
+game so the seat order is no bias (the first player is then rolled as the rules say):
+
+- ``hard`` against ``RandomBot``, 2 players (goal >= 97% wins);
+- ``hard`` against ``GreedyBot``, 2 players (goal >= 75%);
+- ``hard`` as one of 4 players against three ``GreedyBot``s (goal >= 50%; chance 25%);
+- ``hard`` against ``normal`` and ``normal`` against ``easy``, 2 players (each clearly stronger).
+
+Win rates come with 95% Wilson intervals. Decision times are measured around ``decide`` (the view
+and the redaction included), per level; an allied turn's time is the sum of every decision taken
+while an allied army's turn is played (the player who declared it controls it, RULES.md A-rules;
+the ``ai:<seat>`` actor speaks only for an attacked ally's defence, M4). Every action a bot
+returns is applied to the real state; one the engine refuses is counted (the goal is 0) and
+replaced by ``sample_action`` so the game goes on.
+
+    .venv/bin/python bench/ai_strength.py --games 40 --seed 1 --round-cap 40 --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from multiprocessing import Pool
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from risk.ai import GreedyBot, StrategicBot  # noqa: E402
+from risk.rules import IllegalAction, apply, game_dice, new_game, pending_decisions  # noqa: E402
+from risk.rules.bots import Bot, RandomBot, bot_view  # noqa: E402
+from risk.rules.engine import legal_actions  # noqa: E402
+from risk.rules.sampler import sample_action  # noqa: E402
+from risk.rules.turns import ranking  # noqa: E402
+
+BOTS: dict[str, Callable[[random.Random], Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "easy": lambda rng: StrategicBot(rng, "easy"),
+    "normal": lambda rng: StrategicBot(rng, "normal"),
+    "hard": lambda rng: StrategicBot(rng, "hard"),
+}
+
+#: (label, the bot measured, its opponents, goal as a win share, what the goal says). A goal
+#: "clearly > 50%" is met when the whole 95% interval lies above one half; the others by the rate.
+CLEARLY = "clearly > 50% (CI above 50%)"
+MATCHES = [
+    ("hard vs random (2p)", "hard", ["random"], 0.97, ">= 97%"),
+    ("hard vs greedy (2p)", "hard", ["greedy"], 0.75, ">= 75%"),
+    ("hard vs 3 greedy (4p)", "hard", ["greedy"] * 3, 0.50, ">= 50% (chance 25%)"),
+    ("hard vs normal (2p)", "hard", ["normal"], 0.5, CLEARLY),
+    ("normal vs easy (2p)", "normal", ["easy"], 0.5, CLEARLY),
+]
+
+ACTION_CAP = 40_000
+
+
+@dataclass
+class GameResult:
+    match: str
+    won: bool
+    ended: bool
+    rounds: int
+    actions: int
+    refused: int
+    times: dict[str, list[float]] = field(default_factory=dict)  # level -> decision seconds
+    allied_turns: dict[str, list[float]] = field(default_factory=dict)  # level -> turn seconds
+
+
+def play(match: str, hero: str, others: list[str], index: int, seed: int, cap: int) -> GameResult:
+    kinds = [hero, *others]
+    count = len(kinds)
+    shift = index % count  # the hero's seat rotates from game to game
+    seats = [f"p{i}" for i in range(count)]
+    kind_of = {seats[(shift + k) % count]: kind for k, kind in enumerate(kinds)}
+    hero_seat = seats[shift]
+    rng = random.Random(f"{seed}:{match}:{index}")
+    bots = {s: BOTS[kind_of[s]](random.Random(rng.random())) for s in seats}
+    neutral = GreedyBot(random.Random(rng.random()))  # an attacked ally's own AI, if asked
+    state = new_game(seats, seed=f"ai-strength:{seed}:{match}:{index}")
+    refused = 0
+    times: dict[str, list[float]] = {}
+    allied: dict[str, list[float]] = {}
+    allied_turn: tuple[int, str] | None = None
+    allied_time = 0.0
+    actions = 0
+    while not state.over and state.round <= cap and actions < ACTION_CAP:
+        decision = pending_decisions(state)[0]
+        actor = decision.player
+        seat = state.seat_of_actor(actor)
+        owner = seat.id if seat is not None and seat.id in bots else None
+        bot = bots[owner] if owner is not None else neutral
+        level = kind_of[owner] if owner is not None else "ai-seat"
+        start = time.perf_counter()
+        view = bot_view(state, actor)
+        action = bot.decide(view, legal_actions(view.state, actor))
+        spent = time.perf_counter() - start
+        times.setdefault(level, []).append(spent)
+        turn = state.turn
+        key = (state.turn_number, turn.controller) if turn and turn.for_seat else None
+        if key != allied_turn:
+            if allied_turn is not None:
+                allied.setdefault(kind_of.get(allied_turn[1], "ai-seat"), []).append(allied_time)
+            allied_turn, allied_time = key, 0.0
+        if key is not None:
+            allied_time += spent
+        try:
+            state, _ = apply(state, action, game_dice(state))
+        except IllegalAction as error:
+            refused += 1
+            print(f"refused: {match} game {index}: {action!r}: {error}", file=sys.stderr)
+            state, _ = apply(state, sample_action(state, actor, rng), game_dice(state))
+        actions += 1
+    if allied_turn is not None:
+        allied.setdefault(kind_of.get(allied_turn[1], "ai-seat"), []).append(allied_time)
+    if state.over and state.winner is not None:
+        won = state.winner == hero_seat
+    else:
+        won = ranking(state)[0] == hero_seat
+    return GameResult(match, won, state.over, state.round, actions, refused, times, allied)
+
+
+def _run(args: tuple[str, str, list[str], int, int, int]) -> GameResult:
+    try:
+        return play(*args)
+    except Exception as error:  # a worker's exception may not pickle: send its traceback
+        raise RuntimeError(f"{args}: {traceback.format_exc()}") from error
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _q(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=40, help="games per match")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--round-cap", type=int, default=40)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--only", default="", help="run the matches whose label contains this")
+    args = parser.parse_args()
+    matches = [m for m in MATCHES if args.only in m[0]]
+    jobs = [
+        (label, hero, others, i, args.seed, args.round_cap)
+        for label, hero, others, _, _ in matches
+        for i in range(args.games)
+    ]
+    start = time.perf_counter()
+    if args.jobs > 1:
+        with Pool(args.jobs) as pool:
+            results = pool.map(_run, jobs, chunksize=1)
+    else:
+        results = [_run(job) for job in jobs]
+    wall = time.perf_counter() - start
+    print(
+        f"{args.games} games a match, seed {args.seed}, round cap {args.round_cap}, "
+        f"{args.jobs} processes, {wall:.0f} s\n"
+    )
+    print(
+        "| Match | Games | Won | Win rate | 95% CI (Wilson) | Played to the end | "
+        "Median rounds | Goal | Met |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for label, _, _, goal, goal_text in matches:
+        mine = [r for r in results if r.match == label]
+        wins = sum(r.won for r in mine)
+        low, high = wilson(wins, len(mine))
+        rate = wins / len(mine)
+        met = "yes" if (low > goal if goal_text == CLEARLY else rate >= goal) else "no"
+        print(
+            f"| {label} | {len(mine)} | {wins} | {rate:.0%} | {low:.0%}-{high:.0%} | "
+            f"{sum(r.ended for r in mine)} | {statistics.median(r.rounds for r in mine):.0f} | "
+            f"{goal_text} | {met} |"
+        )
+    times: dict[str, list[float]] = {}
+    allied: dict[str, list[float]] = {}
+    for r in results:
+        for level, values in r.times.items():
+            times.setdefault(level, []).extend(values)
+        for level, values in r.allied_turns.items():
+            allied.setdefault(level, []).extend(values)
+    print(
+        "\n| Bot | Decisions | Median ms | p95 ms | Max ms | Allied turns | "
+        "Allied turn p95 s | Allied turn max s |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for level in ("hard", "normal", "easy", "greedy", "random", "ai-seat"):
+        if level not in times:
+            continue
+        values, turns = times[level], allied.get(level, [])
+        print(
+            f"| {level} | {len(values)} | {statistics.median(values) * 1000:.1f} | "
+            f"{_q(values, 0.95) * 1000:.1f} | {max(values) * 1000:.0f} | {len(turns)} | "
+            f"{_q(turns, 0.95) if turns else 0:.2f} | {max(turns) if turns else 0:.2f} |"
+        )
+    refused = sum(r.refused for r in results)
+    actions = sum(r.actions for r in results)
+    print(f"\nActions applied: {actions}; refused by apply: {refused}")
+
+
+if __name__ == "__main__":
+    main()

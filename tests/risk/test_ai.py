@@ -1,0 +1,420 @@
+"""The AI (``risk.ai``): sensible choices in worked positions, legal play, and no peeking.
+
+Each position is small and built with ``tests/risk/builders.py``; the expected choice is worked
+out by hand in the test's docstring. Whole games check that every action the bots return is one
+``apply`` accepts, and that a decision does not change when only cards the bot may not see do.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from combat.risk_dice import battle_odds
+from risk.ai import LEVELS, GreedyBot, StrategicBot
+from risk.ai import odds as exact
+from risk.ai.poker_sense import keep_for_choice, plan_draw
+from risk.rules import apply, game_dice, new_game, pending_decisions
+from risk.rules.actions import (
+    Answer,
+    Attack,
+    Challenge,
+    EndCampaign,
+    EndTurn,
+    Mobilize,
+    Retreat,
+    Roll,
+    TurnIn,
+)
+from risk.rules.bots import Bot, decide, redacted_state
+from risk.rules.state import (
+    COMMITTED,
+    FLANKING,
+    LAND,
+    NORMAL,
+    REINFORCE,
+    ROLLING,
+    Battle,
+    Contest,
+    Flank,
+    GameState,
+)
+from tests.risk.builders import make_state
+
+
+def hard(seed: int = 0) -> StrategicBot:
+    return StrategicBot(random.Random(seed), "hard")
+
+
+# --- the levels ---------------------------------------------------------------------------------
+
+
+def test_the_levels_are_easy_normal_and_hard() -> None:
+    assert LEVELS == ("easy", "normal", "hard")
+    for level in LEVELS:
+        assert StrategicBot(random.Random(0), level).level == level
+    assert StrategicBot(random.Random(0)).level == "hard"
+
+
+def test_an_unknown_level_is_a_value_error_naming_the_levels() -> None:
+    with pytest.raises(ValueError, match="easy, normal, hard"):
+        StrategicBot(random.Random(0), "grandmaster")
+
+
+# --- the odds it attacks on ---------------------------------------------------------------------
+
+
+def test_a_refilled_committed_block_has_the_exact_committed_odds() -> None:
+    """A block of 2 refilled from the reserve is ``combat.risk_dice``'s committed attack of 2
+    with the rest as reserves (it refills losses from them the same way)."""
+    for available, defenders in ((2, 1), (5, 3), (12, 9)):
+        ours = exact.block(available, defenders, flanking=False)
+        theirs = battle_odds(2, defenders, mode="committed", reserves=available - 2)
+        assert ours.win == pytest.approx(theirs.attacker_wins, abs=1e-12)
+        assert ours.attacker_losses == pytest.approx(theirs.expected_attacker_losses, abs=1e-9)
+
+
+def test_two_flanks_of_two_against_one_army_by_hand() -> None:
+    """4 armies in two flanks of 2 against 1: each roll is 2 dice with the +1 against 1 die,
+    lost only when both dice are below the defender's (55/216), until 2 armies are left; then
+    1 die with the +1 (lost 15/36); the last army alone rolls 1 die against 1 (lost 21/36).
+    The attack fails only if all four rolls fail."""
+    lose_all = (55 / 216) ** 2 * (15 / 36) * (21 / 36)
+    odds = exact.block(4, 1, flanking=True)
+    assert odds.win == pytest.approx(1 - lose_all)
+    # The defender is captured unless the last army, alone (no +1, no capture), wins it.
+    last_alone_wins = (55 / 216) ** 2 * (15 / 36) * (15 / 36)
+    assert odds.captures == pytest.approx(odds.win - last_alone_wins)
+
+
+# --- attacking ----------------------------------------------------------------------------------
+
+
+def _lone_border(alaska: int, kamchatka: int) -> GameState:
+    """Alice holds every territory but Kamchatka, bob's only one (no ship, no cards); only
+    Alaska has armies to spare, so Kamchatka is the only target."""
+    return make_state(
+        territories={"Alaska": ("alice", alaska), "Kamchatka": ("bob", kamchatka)},
+        rest="alice",
+    )
+
+
+def test_with_10_against_2_on_a_lone_border_the_hard_bot_attacks_with_two_flanks() -> None:
+    """9 armies to spare against 2: two flanks of 2 refilled from Alaska win 99.9% (the
+    defender rolls one die, the attacker two with the +1) and it is bob's last territory."""
+    state = _lone_border(10, 2)
+    action = decide(hard(), state, "alice")
+    assert action == Attack(
+        "alice", target="Kamchatka", mode=FLANKING, flanks=(("Alaska", 2), ("Alaska", 2))
+    )
+    apply(state, action, game_dice(state))  # and the engine takes it
+
+
+def test_it_refuses_a_1_against_5_attack() -> None:
+    """Alaska has 2 armies: one to spare, so only a normal attack with 1 die, which must win
+    four rolls against 2 dice (55/216 each) and one against 1 die (15/36): 0.2%."""
+    state = _lone_border(2, 5)
+    for level in LEVELS:
+        assert decide(StrategicBot(random.Random(1), level), state, "alice") == EndCampaign("alice")
+
+
+def test_the_easy_bot_attacks_with_normal_attacks_only() -> None:
+    state = _lone_border(10, 2)
+    action = decide(StrategicBot(random.Random(3), "easy"), state, "alice")
+    assert isinstance(action, Attack)
+    assert action.mode == NORMAL and action.flanks == (("Alaska", 9),)
+
+
+def test_on_an_allied_turn_it_never_attacks_the_player_who_plays_the_ally() -> None:
+    """Alice plays ally-1's turn. Ally-1's Alaska (10) borders alice's Kamchatka (1) and bob's
+    Alberta (2): it attacks bob (rule reading AI1: the ally is the player's tool)."""
+    state = make_state(
+        allies=("ally-1",),
+        territories={
+            "Alaska": ("ally-1", 10),
+            "Kamchatka": ("alice", 1),
+            "Alberta": ("bob", 2),
+            "Northwest Territory": ("ally-1", 1),
+        },
+        rest="ally-1",
+        turn="ally-1",
+    )
+    assert state.turn is not None
+    state.turn.controller, state.turn.for_seat = "alice", "alice"
+    action = decide(hard(), state, "alice")
+    assert isinstance(action, Attack) and action.target == "Alberta"
+
+
+# --- battles ------------------------------------------------------------------------------------
+
+
+def _battle(state: GameState, mode: str, standing: int, commitment: int) -> GameState:
+    state.battle = Battle(
+        kind=LAND,
+        mode=mode,
+        attacker="alice",
+        defender="bob",
+        target="Kamchatka",
+        flanks=[Flank("Alaska", False, commitment=commitment, standing=standing)],
+        stage=ROLLING,
+    )
+    state.territories["Alaska"].armies -= standing
+    return state
+
+
+def test_it_refills_a_committed_block_before_rolling() -> None:
+    """A committed block of 2 is down to 1 with 7 armies behind it against 3: refill the
+    loss (the defender keeps rolling one die only while the block stays at 2)."""
+    state = _battle(_lone_border(9, 3), COMMITTED, standing=1, commitment=2)
+    action = decide(hard(), state, "alice")
+    assert action == Roll("alice", add=1)
+    apply(state, action, game_dice(state))
+
+
+def test_it_stops_feeding_a_lost_committed_attack() -> None:
+    """One army left in the block and one behind against 30: the attack is lost (the block
+    model gives under 1%), so it rolls on without adding and keeps its last reserve."""
+    state = _battle(_lone_border(3, 30), COMMITTED, standing=1, commitment=2)
+    assert decide(hard(), state, "alice") == Roll("alice", add=0)
+
+
+def test_a_normal_attack_goes_on_when_ahead_and_retreats_when_lost() -> None:
+    """8 armies rolling against 2 win 99%; 1 army against 6 has under 1%."""
+    ahead = _battle(_lone_border(10, 2), NORMAL, standing=8, commitment=8)
+    assert decide(hard(), ahead, "alice") == Roll("alice")
+    behind = _battle(_lone_border(3, 6), NORMAL, standing=1, commitment=1)
+    assert decide(hard(), behind, "alice") == Retreat("alice")
+
+
+# --- cards, mobilization, declarations ----------------------------------------------------------
+
+
+def test_it_turns_in_a_set_when_it_must() -> None:
+    """Five cards at the start of the turn: a turn-in is due. Alaska, Argentina and Congo (all
+    infantry, all alice's) give 2 armies on each: 6, more than any other set (a mixed set has
+    one infantry card at most, so at most 2 from her territories)."""
+    hand = ["Alaska", "Argentina", "Congo", "Alberta", "Brazil"]
+    state = make_state(
+        territories={"Alaska": ("alice", 3), "Argentina": ("alice", 3), "Congo": ("alice", 3)},
+        rest="bob",
+        risk_hands={"alice": hand},
+        phase=REINFORCE,
+    )
+    assert state.turn is not None
+    state.turn.to_place = 3
+    for level in LEVELS:
+        action = decide(StrategicBot(random.Random(0), level), state, "alice")
+        assert isinstance(action, TurnIn)
+        assert sorted(action.cards) == ["Alaska", "Argentina", "Congo"]
+        apply(state, action, game_dice(state))
+
+
+def test_with_four_cards_it_keeps_them_and_places() -> None:
+    """Four cards, no turn-in due: the cards are worth a mobilization die each when attacked,
+    so the bot places its reinforcements instead."""
+    state = make_state(
+        territories={"Alaska": ("alice", 3), "Argentina": ("alice", 3), "Congo": ("alice", 3)},
+        rest="bob",
+        risk_hands={"alice": ["Alaska", "Argentina", "Congo", "Alberta"]},
+        phase=REINFORCE,
+    )
+    assert state.turn is not None
+    state.turn.to_place = 3
+    assert decide(hard(), state, "alice").type == "place"
+
+
+def test_when_attacked_it_reveals_its_cards_and_puts_wild_dice_on_the_attacked_territory() -> None:
+    """Bob, attacked at Kamchatka, holds Kamchatka's card and a wild: he reveals both (a die
+    each, the cards stay in hand) and the wild's die goes where the battle is."""
+    state = make_state(
+        allies=("ally-1",),
+        territories={"Alaska": ("alice", 10), "Kamchatka": ("bob", 3), "Peru": ("bob", 1)},
+        rest="ally-1",
+        risk_hands={"bob": ["Kamchatka", "wild"]},
+    )
+    attack = Attack("alice", target="Kamchatka", mode=NORMAL, flanks=(("Alaska", 9),))
+    state, _ = apply(state, attack, game_dice(state))
+    assert pending_decisions(state)[0].player == "bob"
+    action = decide(hard(), state, "bob")
+    assert isinstance(action, Mobilize)
+    assert sorted(action.reveal) == ["Kamchatka", "wild"]
+    assert set(action.wild_territories) == {"Kamchatka"}
+    apply(state, action, game_dice(state))
+
+
+def test_the_hard_bot_contests_a_declaration_and_answers_a_challenge() -> None:
+    """An allied turn is a second turn for the declarer: hard contests it whatever its stash
+    (the declarer then plays the ally only on a win with a card of the ally's suit), and when
+    contested itself it plays the hand rather than give the turn up."""
+    state = make_state(
+        allies=("ally-1",),
+        territories={"Alaska": ("alice", 3), "Peru": ("bob", 3)},
+        rest="ally-1",
+        poker_hands={"alice": ["2c"], "bob": ["3d"]},
+        suits={"ally-1": ["c", "d", "h", "s"]},
+        turn=None,
+    )
+    state.contest = Contest(declarer="alice", ally="ally-1")
+    assert decide(hard(), state, "bob") == Challenge("bob", contest=True)
+    state.contest = Contest(declarer="alice", ally="ally-1", answers={"bob": True}, stage="answer")
+    assert decide(hard(), state, "alice") == Answer("alice", demur=False)
+
+
+def test_it_declares_an_allied_army_at_the_end_of_its_turn() -> None:
+    state = make_state(
+        allies=("ally-1", "ally-2"),
+        territories={"Alaska": ("alice", 3), "Alberta": ("bob", 3), "Peru": ("ally-2", 3)},
+        rest="ally-1",
+        phase="end",
+    )
+    assert state.turn is not None
+    state.turn.transferred = True
+    action = decide(hard(), state, "alice")
+    assert isinstance(action, EndTurn) and action.ally in ("ally-1", "ally-2")
+
+
+# --- poker --------------------------------------------------------------------------------------
+
+
+def test_poker_keeps_a_pair_and_draws_three() -> None:
+    discard, from_stash = plan_draw(["Ah", "Ad", "7c", "4s", "2h"], ["9c"], deck=20)
+    assert sorted(discard) == ["2h", "4s", "7c"] and from_stash == ()
+    assert plan_draw(["2c", "3c", "4d", "5s", "6h"], [], deck=20) == ((), ())  # a straight
+
+
+def test_poker_chooses_its_pair_from_the_stash_and_a_card_of_the_allys_suit() -> None:
+    assert sorted(keep_for_choice(["Kd", "Ks", "3c", "7h"], 1, 4)) == ["Kd", "Ks"]
+    assert sorted(keep_for_choice(["Kd", "Ks", "3c", "7h"], 1, 4, suits=["c"])) == [
+        "3c",
+        "Kd",
+        "Ks",
+    ]
+
+
+# --- the greedy benchmark bot -------------------------------------------------------------------
+
+
+def test_the_greedy_bot_attacks_only_when_twice_as_strong() -> None:
+    """9 armies to spare against 4 (>= 2x): a normal attack with all 9. 7 against 4: no."""
+    state = _lone_border(10, 4)
+    assert decide(GreedyBot(random.Random(0)), state, "alice") == Attack(
+        "alice", target="Kamchatka", mode=NORMAL, flanks=(("Alaska", 9),)
+    )
+    assert decide(GreedyBot(random.Random(0)), _lone_border(8, 4), "alice") == EndCampaign("alice")
+
+
+# --- whole games --------------------------------------------------------------------------------
+
+
+def _play(bots: dict[str, Bot], seed: str, round_cap: int) -> GameState:
+    """Play to the end or the cap; every decision through ``decide``; ``apply`` raises on an
+    action the rules refuse, which fails the test."""
+    state = new_game(list(bots), seed=seed)
+    neutral = GreedyBot(random.Random(0))
+    for _ in range(30_000):
+        if state.over or state.round > round_cap:
+            break
+        actor = pending_decisions(state)[0].player
+        seat = state.seat_of_actor(actor)
+        bot = bots.get(seat.id, neutral) if seat is not None else neutral
+        state, _ = apply(state, decide(bot, state, actor), game_dice(state))
+    return state
+
+
+def test_each_level_plays_a_whole_game_of_legal_actions() -> None:
+    bots: dict[str, Bot] = {
+        level: StrategicBot(random.Random(i), level) for i, level in enumerate(LEVELS)
+    }
+    state = _play(bots, "ai-legal", round_cap=20)
+    assert state.over or state.round > 20
+    assert state.actions > 200
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(8))
+def test_every_level_plays_only_legal_actions_over_seeded_games(seed: int) -> None:
+    """2-6 players of every level and the greedy bot, to the end or 25 rounds."""
+    kinds = ["hard", "normal", "easy", "greedy", "hard", "normal"][: 2 + seed % 5]
+    bots: dict[str, Bot] = {
+        f"{kind}{i}": GreedyBot(random.Random(i))
+        if kind == "greedy"
+        else StrategicBot(random.Random(i), kind)
+        for i, kind in enumerate(kinds)
+    }
+    state = _play(bots, f"ai-legal-{seed}", round_cap=25)
+    assert state.actions > 100
+
+
+# --- no peeking ---------------------------------------------------------------------------------
+
+
+def _with_other_hidden_cards(state: GameState, viewer: str, rng: random.Random) -> GameState:
+    """``state`` with every card ``viewer`` may not see dealt differently: other seats' Risk
+    and poker cards swapped with the draw piles, and the piles shuffled."""
+    from risk.rules.state import clone
+    from risk.rules.views import controls_turn_of
+
+    other = clone(state)
+    me = other.seat_of_actor(viewer)
+    for seat in other.seats:
+        if me is not None and seat.id == me.id:
+            continue
+        if not controls_turn_of(state, viewer, seat.id):
+            pile = other.risk_deck.draw
+            for i in range(len(seat.risk_cards)):
+                if pile:
+                    j = rng.randrange(len(pile))
+                    seat.risk_cards[i], pile[j] = pile[j], seat.risk_cards[i]
+        pile = other.poker_deck.draw
+        for i in range(len(seat.poker_cards)):
+            if pile:
+                j = rng.randrange(len(pile))
+                seat.poker_cards[i], pile[j] = pile[j], seat.poker_cards[i]
+    rng.shuffle(other.risk_deck.draw)
+    rng.shuffle(other.poker_deck.draw)
+    contest = other.contest
+    if contest is not None and contest.hand is not None:  # others' cards inside a poker hand
+        hand = contest.hand
+        deck = list(hand.deck)
+        seats = []
+        for poker_seat in hand.seats:
+            cards = list(poker_seat.hand)
+            visible = me is not None and poker_seat.player == me.id
+            if not visible and not (poker_seat.shown and poker_seat.status != "mucked"):
+                for i in range(len(cards)):
+                    if deck:
+                        j = rng.randrange(len(deck))
+                        cards[i], deck[j] = deck[j], cards[i]
+            seats.append(replace(poker_seat, hand=tuple(cards)))
+        rng.shuffle(deck)
+        other.contest = replace(contest, hand=replace(hand, seats=tuple(seats), deck=tuple(deck)))
+    return other
+
+
+def test_it_decides_only_from_what_its_seat_may_see() -> None:
+    """At every decision of a game, the state with all hidden cards dealt otherwise (the same
+    redacted state) gets the same decision from a bot with the same seed."""
+    bots: dict[str, Bot] = {"p0": hard(1), "p1": StrategicBot(random.Random(2), "normal")}
+    state = new_game(list(bots), seed="no-peeking")
+    rng = random.Random(5)
+    compared = poker = 0
+    for step in range(1500):
+        if state.over:
+            break
+        actor = pending_decisions(state)[0].player
+        seat = state.seat_of_actor(actor)
+        level = "hard" if seat is not None and seat.id == "p0" else "normal"
+        other = _with_other_hidden_cards(state, actor, rng)
+        if other != state:
+            assert redacted_state(other, actor) == redacted_state(state, actor)
+            first = decide(StrategicBot(random.Random(step), level), state, actor)
+            second = decide(StrategicBot(random.Random(step), level), other, actor)
+            assert first == second
+            compared += 1
+            poker += first.type == "poker"
+        bot = bots[seat.id] if seat is not None and seat.id in bots else GreedyBot(random.Random(0))
+        state, _ = apply(state, decide(bot, state, actor), game_dice(state))
+    assert compared > 100
+    assert poker > 0, "the game reaches a poker hand (checked above)"
