@@ -31,3 +31,10 @@ class LoginView(TemplateView):
     """``/login``: sign in or register (``login.js``), then back to ``?next=``."""
 
     template_name = "frontend/login.html"
+
+
+class SettingsView(TemplateView):
+    """``/settings``: display name, email and mail preferences (``settings.js`` through
+    ``/api/auth/me``); links to the password change and reset pages (Django's auth views)."""
+
+    template_name = "frontend/settings.html"
