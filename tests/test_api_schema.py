@@ -237,3 +237,23 @@ def test_each_action_type_is_a_component_the_body_names_by_its_type(tmp_path):
     assert (flank["minItems"], flank["maxItems"]) == (2, 2)
     assert components["RollAction"]["required"] == ["type"]  # add, dice, until_decided default
     assert components["EndTurnAction"]["properties"]["ally"]["nullable"] is True
+
+
+def test_the_game_answers_are_typed(tmp_path):
+    """Issue 17: a game's detail and the lobby's list are components, not free-form objects
+    (the fuzz test checks every answer against them)."""
+    target = tmp_path / "schema.yaml"
+    call_command("spectacular", "--file", str(target))
+    schema = yaml.safe_load(target.read_text())
+    ok = {
+        op["operationId"]: op["responses"].get("200", op["responses"].get("201"))
+        for path in schema["paths"].values()
+        for op in path.values()
+    }
+    detail = {"$ref": "#/components/schemas/GameDetailOut"}
+    for operation in ("games_retrieve", "games_create", "games_join", "games_bots", "games_start"):
+        assert ok[operation]["content"]["application/json"]["schema"] == detail, operation
+    listed = ok["games_list"]["content"]["application/json"]["schema"]
+    assert listed == {"$ref": "#/components/schemas/GameListOut"}
+    props = schema["components"]["schemas"]["GameDetailOut"]["properties"]
+    assert {"you", "view", "turn", "pending", "ai_level", "hints"} <= set(props)

@@ -25,6 +25,7 @@ from config.strict import (
 )
 from config.web_errors import ID_MAX
 from games.api.action_schema import action_component
+from games.api.game_schema import GameDetailOut, GameListOut
 from games.api.throttles import HintThrottle
 from games.models import AI_LEVELS, MAX_SEATS, MIN_SEATS, Game
 from games.services import access, advice, lobby, reading, selectors, submissions
@@ -118,7 +119,7 @@ class GameListApi(APIView):
         operation_id="games_list",
         description="Other private games are never listed (not even for staff).",
         parameters=[OpenApiParameter("status", str, enum=Game.Status.values, required=False)],
-        responses={200: GAME, 400: ErrorSerializer},
+        responses={200: GameListOut, 400: ErrorSerializer},
     )
     def get(self, request: Request) -> Response:
         games = access.listed_for(request.user)
@@ -138,7 +139,7 @@ class GameListApi(APIView):
         operation_id="games_create",
         description="400 invalid (field named: seats, options.<key>, minutes, days, ...).",
         request=GameCreateInput,
-        responses={201: GAME, **ERRORS},
+        responses={201: GameDetailOut, **ERRORS},
     )
     def post(self, request: Request) -> Response:
         data = _valid(self.GameCreateInput, request)
@@ -159,7 +160,7 @@ class GameDetailApi(APIView):
             "players, its creator and staff. " + NOT_FOUND
         ),
         parameters=[GAME_ID, INVITE],
-        responses={200: GAME, 404: ErrorSerializer},
+        responses={200: GameDetailOut, 404: ErrorSerializer},
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_for(game_id, request.user, invite=_invite(request))
@@ -187,7 +188,7 @@ class JoinApi(APIView):
             "game_full, already_seated. A running game is joined with a 'join' action instead."
         ),
         request=JoinInput,
-        responses={200: GAME, **ERRORS},
+        responses={200: GameDetailOut, **ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
         data = _valid(self.JoinInput, request)
@@ -223,7 +224,7 @@ class BotsApi(APIView):
         parameters=[GAME_ID],
         description="403 not_creator; 409 not_open. " + NOT_FOUND,
         request=None,
-        responses={200: GAME, **ERRORS},
+        responses={200: GameDetailOut, **ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
         lobby.game_fill_with_bots(game_id=game_id, user=request.user)
@@ -241,7 +242,7 @@ class StartApi(APIView):
         parameters=[GAME_ID],
         description="403 not_creator; 409 not_open, seats_empty. " + NOT_FOUND,
         request=None,
-        responses={200: GAME, **ERRORS},
+        responses={200: GameDetailOut, **ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
         game = lobby.game_start(game_id=game_id, user=request.user)
