@@ -128,16 +128,17 @@ class RedisServer(Process):
 
     def wait_ready(self, timeout: float = 10) -> None:
         deadline = time.monotonic() + timeout
+        last: OSError | None = None
         while time.monotonic() < deadline:
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=1) as conn:
                     conn.sendall(b"PING\r\n")
                     if conn.recv(16).startswith(b"+PONG"):
                         return
-            except OSError:
-                pass
+            except OSError as error:
+                last = error  # not listening yet
             time.sleep(0.1)
-        raise AssertionError(f"redis not ready:\n{self.text()}")
+        raise AssertionError(f"redis not ready ({last}):\n{self.text()}")
 
 
 class Daphne(Process):
@@ -157,6 +158,7 @@ class Daphne(Process):
 
     def wait_ready(self, timeout: float = 30) -> None:
         deadline = time.monotonic() + timeout
+        last: OSError | None = None
         while time.monotonic() < deadline:
             assert self.running(), f"{self.name} exited:\n{self.text()}"
             try:
@@ -164,10 +166,10 @@ class Daphne(Process):
                     return  # 200, or 503 while Redis is down: either way it serves
             except urllib.error.HTTPError:
                 return
-            except OSError:
-                pass
+            except OSError as error:
+                last = error  # not listening yet
             time.sleep(0.2)
-        raise AssertionError(f"{self.name} not ready in {timeout}s:\n{self.text()}")
+        raise AssertionError(f"{self.name} not ready in {timeout}s ({last}):\n{self.text()}")
 
     def request(
         self, method: str, path: str, body: dict[str, Any] | None = None, token: str | None = None
