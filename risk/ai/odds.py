@@ -19,6 +19,7 @@ So the AI flanks and commits small blocks whenever the rules let it.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -81,8 +82,12 @@ def _roll_shape(available: int, flanking: bool) -> tuple[int, bool]:
 
 
 #: The solved walks of refilled blocks, per ``flanking``: ``[available][defenders]``, grown as
-#: larger battles are asked about (at most ``CAP`` a side: 151 x 151 entries).
+#: larger battles are asked about (at most ``CAP`` a side: 151 x 151 entries). A table is never
+#: changed once published: a larger one is built aside and swapped in under ``_GROWING``, so a
+#: thread reading while another grows it (the server's task threads, a hint in a request) sees
+#: a whole table, the old or the new (an in-place refill crashed a reader with ``IndexError``).
 _TABLES: dict[bool, list[list[Odds]]] = {False: [], True: []}
+_GROWING = threading.Lock()
 
 
 def block(available: int, defenders: int, flanking: bool) -> Odds:
@@ -90,28 +95,32 @@ def block(available: int, defenders: int, flanking: bool) -> Odds:
     (block and reserves) against ``defenders``; exact for the model in the module docstring."""
     a, d = max(0, min(available, CAP)), max(0, min(defenders, CAP))
     table = _TABLES[flanking]
-    _grow(table, a, d, flanking)
+    if len(table) <= a or len(table[0]) <= d:
+        with _GROWING:
+            table = _grown(_TABLES[flanking], a, d, flanking)
+            _TABLES[flanking] = table
     return table[a][d]
 
 
-def _grow(table: list[list[Odds]], a_max: int, d_max: int, flanking: bool) -> None:
-    """Fill ``table[a][d]`` for all a <= a_max, d <= d_max (rows grow as needed)."""
+def _grown(table: list[list[Odds]], a_max: int, d_max: int, flanking: bool) -> list[list[Odds]]:
+    """``table``, or a new one covering every a <= a_max, d <= d_max; ``table`` is not
+    changed."""
     width = max(d_max + 1, len(table[0]) if table else 0)
     if table and len(table) > a_max and len(table[0]) >= width:
-        return
+        return table
     rows = max(a_max + 1, len(table))
-    table.clear()
+    new: list[list[Odds]] = []
     for a in range(rows):
         row: list[Odds] = []
         if a == 0:
             row = [Odds(1.0, 0.0, 0.0)] + [Odds(0.0, 0.0, 0.0)] * (width - 1)
-            table.append(row)
+            new.append(row)
             continue
         dice, bonus = _roll_shape(a, flanking)
         p = _defender_loses(dice, bonus)
         q = 1.0 - p
         capture = 1.0 if (flanking and bonus) else 0.0
-        below = table[a - 1]
+        below = new[a - 1]
         row.append(Odds(1.0, 0.0, 0.0))
         for d in range(1, width):
             win_side, lose_side = row[d - 1], below[d]
@@ -123,4 +132,5 @@ def _grow(table: list[list[Odds]], a_max: int, d_max: int, flanking: bool) -> No
                     p * (win_side.captures + capture) + q * lose_side.captures,
                 )
             )
-        table.append(row)
+        new.append(row)
+    return new

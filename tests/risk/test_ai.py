@@ -418,3 +418,16 @@ def test_it_decides_only_from_what_its_seat_may_see() -> None:
         state, _ = apply(state, decide(bot, state, actor), game_dice(state))
     assert compared > 100
     assert poker > 0, "the game reaches a poker hand (checked above)"
+
+
+def test_a_larger_block_table_is_built_aside_never_refilled_in_place() -> None:
+    """Two threads of one server (task threads, a hint in a request) share the tables: one
+    reading while another grew it in place crashed with IndexError. A grown table is a new
+    one; the one a reader holds stays whole, with the same values."""
+    small = exact._grown([], 3, 3, True)
+    before = [list(row) for row in small]
+    large = exact._grown(small, 9, 9, True)
+    assert large is not small and small == before
+    assert (len(small), len(small[0]), len(large), len(large[0])) == (4, 4, 10, 10)
+    assert large[3][3] == small[3][3]
+    assert exact._grown(large, 5, 5, True) is large  # big enough already: kept
