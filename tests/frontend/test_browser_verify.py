@@ -65,6 +65,23 @@ def test_an_unknown_game_is_refused_in_words(page):
     expect(page.locator("#verify-status")).to_contain_text("Could not load game 999999")
 
 
+def test_a_running_game_is_refused_while_its_seed_is_secret(page, site):
+    out = site.shell(
+        "from django.contrib.auth import get_user_model\n"
+        "from games.services import lobby\n"
+        "u = get_user_model().objects.create_user('verify-rita', password='x' * 20)\n"
+        "g = lobby.game_create(creator=u, seats=2)\n"
+        "lobby.game_fill_with_bots(game_id=g.pk, user=u)\n"
+        "print('GAME', lobby.game_start(game_id=g.pk, user=u).pk)"
+    )
+    game_id = int(out.split("GAME ")[1].split()[0])
+    page.goto(f"/verify?game={game_id}")
+    status = page.locator("#verify-status")
+    expect(status).to_contain_text(f"Could not load game {game_id}'s replay")
+    expect(status).to_contain_text("not_over")
+    expect(page.locator("#verify-table")).to_be_hidden()
+
+
 def test_the_replay_page_steps_through_the_log(page, site, finished):
     body = replay(site, finished)
     entries = body["entries"]
