@@ -1,7 +1,15 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from frontend.views import GameView, HomeView, LobbyView, LoginView, SettingsView
+from frontend.views import (
+    GameView,
+    HomeView,
+    LobbyView,
+    LoginView,
+    ReplayView,
+    SettingsView,
+    VerifyView,
+)
 
 #: Password change and reset by email are Django's own auth views, with the site's templates.
 ACCOUNT = "frontend/account"
@@ -59,4 +67,6 @@ urlpatterns = [
         ),
         name="password-reset-complete",
     ),
+    path("verify", VerifyView.as_view(), name="verify-page"),
+    path("games/<id:game_id>/replay", ReplayView.as_view(), name="replay-page"),
 ]

@@ -38,3 +38,17 @@ class SettingsView(TemplateView):
     ``/api/auth/me``); links to the password change and reset pages (Django's auth views)."""
 
     template_name = "frontend/settings.html"
+
+
+class VerifyView(TemplateView):
+    """``/verify`` (``?game=<id>``): every roll of a finished game recomputed in the browser
+    (``dice.js``, ``verify.js``) from its replay, loaded from the API or pasted."""
+
+    template_name = "frontend/verify.html"
+
+
+class ReplayView(TemplateView):
+    """``/games/<id>/replay``: a finished game's log, stepped through entry by entry
+    (``replay.js``); like the game page it answers 200 for any id."""
+
+    template_name = "frontend/replay.html"

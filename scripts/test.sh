@@ -28,6 +28,9 @@ fi
 # Node.js runs game.js's patch applier in tests/frontend/test_game_js_patch.py: installed from
 # Debian's packages when missing (as root); without it that test fails, saying so.
 command -v node >/dev/null || _apt_install nodejs || echo "WARNING: Node.js is not installed"
+# Playwright drives Debian's Chromium in the `browser` tests (tests/frontend/browser.py; its own
+# browsers are never downloaded): installed the same way; without it those tests fail, saying so.
+command -v chromium >/dev/null || _apt_install chromium || echo "WARNING: Chromium is not installed"
 
 echo "== pass 1: embedded default =="
 env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL -u CELERY_RESULT_BACKEND \
