@@ -245,6 +245,183 @@
     setText("game-name", game.name ? `“${game.name}”` : "");
   }
 
+
+  // --- the board: an SVG drawn from /board/classic.json, painted from the view ----------------
+
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  let shapes = null; // the drawn board: {viewBox, territories, links, oceans}
+  const board = { svg: null, territories: new Map(), ships: null, box: null, home: null };
+  let onTerritoryPick = () => {}; // set by the actions panel
+
+  function svg(tag, attrs, text) {
+    const node = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined && v !== null) node.setAttribute(k, String(v));
+    if (text !== undefined) node.textContent = String(text);
+    return node;
+  }
+
+  const points = (polygon) => polygon.map(([x, y]) => `${x},${y}`).join(" ");
+
+  function buildBoard() {
+    const host = document.getElementById("board");
+    const [x0, y0, w, h] = shapes.viewBox;
+    board.home = { x: x0, y: y0, w, h };
+    board.box = { ...board.home };
+    const root = svg("svg", { viewBox: shapes.viewBox.join(" "), role: "group", "aria-label": "The board", class: "board-svg" });
+    root.append(svg("rect", { x: x0, y: y0, width: w, height: h, class: "sea" }));
+    const labels = Object.fromEntries(shapes.territories.map((t) => [t.name, t.label]));
+    const oceans = svg("g", { class: "oceans" });
+    for (const ocean of shapes.oceans) {
+      oceans.append(svg("text", { x: ocean.label[0], y: ocean.label[1], class: "ocean-label" }, `${ocean.name} Ocean`));
+      for (const [key, [x, y]] of Object.entries(ocean.stations)) {
+        const dot = svg("circle", { cx: x, cy: y, r: 3, class: "station" });
+        dot.append(svg("title", {}, key));
+        oceans.append(dot);
+      }
+    }
+    const links = svg("g", { class: "links" });
+    for (const link of shapes.links) {
+      const [ax, ay] = labels[link.a], [bx, by] = labels[link.b];
+      if (link.wrap) { // across the east-west edge: two half lines off the board's sides
+        const [wx, wy, ex, ey] = ax < bx ? [ax, ay, bx, by] : [bx, by, ax, ay];
+        const span = wx - x0 + (x0 + w - ex);
+        const yAtEdge = wy + ((ey - wy) * (wx - x0)) / span;
+        links.append(svg("line", { x1: wx, y1: wy, x2: x0, y2: yAtEdge, class: "link" }));
+        links.append(svg("line", { x1: ex, y1: ey, x2: x0 + w, y2: yAtEdge, class: "link" }));
+      } else {
+        links.append(svg("line", { x1: ax, y1: ay, x2: bx, y2: by, class: "link" }));
+      }
+    }
+    const lands = svg("g", { class: "lands" });
+    const marks = svg("g", { class: "marks" });
+    for (const t of shapes.territories) {
+      const shape = svg("polygon", { points: points(t.polygon), class: "land", tabindex: 0, role: "button", "data-name": t.name });
+      const pick = () => onTerritoryPick(t.name);
+      shape.addEventListener("click", () => { if (!board.dragged) pick(); });
+      shape.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
+      lands.append(shape);
+      const [lx, ly] = t.label;
+      const name = svg("text", { x: lx, y: ly - 9, class: "land-name" }, t.name);
+      const armies = svg("text", { x: lx, y: ly + 7, class: "armies" }, "");
+      const factory = svg("rect", { x: lx + 12, y: ly - 3, width: 9, height: 9, class: "factory" });
+      factory.append(svg("title", {}, "factory"));
+      marks.append(name, armies, factory);
+      board.territories.set(t.name, { shape, armies, factory });
+    }
+    board.ships = svg("g", { class: "ships" });
+    root.append(oceans, links, lands, marks, board.ships);
+    host.replaceChildren(root);
+    board.svg = root;
+    enablePanZoom(root);
+  }
+
+  function seatColour(seatId) {
+    const seat = view && view.seats.find((s) => s.id === seatId);
+    return seat ? seat.colour : null;
+  }
+
+  function stationPlace(key) {
+    for (const ocean of shapes.oceans) if (ocean.stations[key]) return ocean.stations[key];
+    return null;
+  }
+
+  function paintBoard() {
+    if (!board.svg || !view) return;
+    for (const [name, parts] of board.territories) {
+      const t = view.territories[name] || {};
+      const colour = t.owner ? seatColour(t.owner) : null;
+      parts.shape.style.fill = colour || "";
+      parts.shape.classList.toggle("owned", Boolean(colour));
+      parts.shape.dataset.colour = colour || "";
+      parts.armies.textContent = t.armies ?? "";
+      parts.factory.style.display = t.factory ? "" : "none";
+      parts.shape.setAttribute("aria-label", `${name}, ${t.owner ?? "nobody"}, ${t.armies ?? 0} arm${t.armies === 1 ? "y" : "ies"}${t.factory ? ", factory" : ""}`);
+    }
+    const ships = Object.values(view.ships || {}).sort((a, b) => String(a.id).localeCompare(String(b.id)));
+    const atStation = new Map();
+    const nodes = [];
+    for (const ship of ships) {
+      const place = stationPlace(ship.station);
+      if (!place) continue;
+      const n = atStation.get(ship.station) || 0; // ships on one station side by side
+      atStation.set(ship.station, n + 1);
+      const [x, y] = [place[0] + n * 16, place[1]];
+      const g = svg("g", { class: "ship", transform: `translate(${x} ${y})` });
+      const hull = svg("path", { d: "M -9 -3 L 9 -3 L 6 5 L -6 5 Z", class: "hull" });
+      hull.style.fill = seatColour(ship.owner) || "#888";
+      g.append(hull, svg("text", { x: 0, y: -6, class: "crew" }, ship.armies));
+      g.append(svg("title", {}, `Ship ${ship.id} of ${ship.owner} at ${ship.station}, ${ship.armies} aboard${ship.out_of_action ? ", out of action" : ""}`));
+      nodes.push(g);
+    }
+    board.ships.replaceChildren(...nodes);
+  }
+
+  // marks: {name: "source" | "target" | "picked" | "choice"}: the panel's highlights
+  function markBoard(marks) {
+    for (const [name, parts] of board.territories) {
+      parts.shape.classList.remove("source", "target", "picked", "choice");
+      if (marks && marks[name]) parts.shape.classList.add(marks[name]);
+    }
+  }
+
+  function setBox(box) {
+    const min = board.home.w / 8;
+    const w = Math.min(board.home.w, Math.max(min, box.w));
+    const h = (w * board.home.h) / board.home.w;
+    const x = Math.min(board.home.x + board.home.w - w, Math.max(board.home.x, box.x));
+    const y = Math.min(board.home.y + board.home.h - h, Math.max(board.home.y, box.y));
+    board.box = { x, y, w, h };
+    board.svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
+  }
+
+  function zoom(factor, cx, cy) {
+    const b = board.box;
+    const px = cx ?? b.x + b.w / 2, py = cy ?? b.y + b.h / 2;
+    setBox({ x: px - (px - b.x) * factor, y: py - (py - b.y) * factor, w: b.w * factor, h: b.h * factor });
+  }
+
+  function enablePanZoom(root) {
+    const toBoard = (e) => {
+      const r = root.getBoundingClientRect();
+      return [board.box.x + ((e.clientX - r.left) / r.width) * board.box.w, board.box.y + ((e.clientY - r.top) / r.height) * board.box.h];
+    };
+    root.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      const [x, y] = toBoard(e);
+      zoom(e.deltaY < 0 ? 0.8 : 1.25, x, y);
+    }, { passive: false });
+    let drag = null;
+    root.addEventListener("pointerdown", (e) => {
+      drag = { x: e.clientX, y: e.clientY, box: { ...board.box }, id: e.pointerId };
+      board.dragged = false;
+    });
+    root.addEventListener("pointermove", (e) => {
+      if (!drag || drag.id !== e.pointerId) return;
+      const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+      if (!board.dragged && Math.hypot(dx, dy) < 5) return;
+      if (!board.dragged) root.setPointerCapture(e.pointerId);
+      board.dragged = true;
+      const r = root.getBoundingClientRect();
+      setBox({ ...drag.box, x: drag.box.x - (dx / r.width) * drag.box.w, y: drag.box.y - (dy / r.height) * drag.box.h });
+    });
+    const end = () => { drag = null; setTimeout(() => { board.dragged = false; }, 0); };
+    root.addEventListener("pointerup", end);
+    root.addEventListener("pointercancel", end);
+    document.getElementById("zoom-in").addEventListener("click", () => zoom(0.8));
+    document.getElementById("zoom-out").addEventListener("click", () => zoom(1.25));
+    document.getElementById("zoom-reset").addEventListener("click", () => setBox(board.home));
+  }
+
+  async function loadShapes() {
+    const url = document.getElementById("board").dataset.shapesUrl;
+    const res = await api("GET", url);
+    if (!res.ok) { setText("board-note", "The board could not be drawn; the tables below show everything."); return; }
+    shapes = res.data;
+    buildBoard();
+    paintBoard();
+    if (view) renderActions();
+  }
+
   // --- the actions panel ----------------------------------------------------------------------
 
   const first = (v) => (Array.isArray(v) ? v[0] : v && typeof v === "object" ? Object.keys(v)[0] : v);
@@ -342,6 +519,7 @@
     renderBattle();
     renderEvents();
     renderBoard();
+    paintBoard();
     renderFacts();
     renderActions();
   }
@@ -555,6 +733,7 @@
   });
 
   setInterval(tickCountdowns, 1000);
+  loadShapes();
 
   // The first state over HTTP: a 404 says "no such game" without a socket round trip.
   if (!Number.isInteger(gameId) || gameId < 1) {
