@@ -84,6 +84,92 @@
     return JSON.stringify(event);
   }
 
+
+  // [actions start] pure: an action from its spec and the player's choices (tests/frontend runs it)
+  const numberIn = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
+
+  // choice: place {territory, armies}; attack {target, mode, source, armies, source2};
+  // roll {add, until_decided}; move_in {armies, source}; turn_in {cards, reward};
+  // end_turn {ally}. Returns {action} or {error} (a sentence saying what is missing).
+  function buildAction(spec, c) {
+    const o = spec.options || {};
+    c = c || {};
+    switch (spec.type) {
+      case "place": {
+        if (!(o.territories || []).includes(c.territory)) return { error: "Pick one of your territories on the board." };
+        if (!numberIn(c.armies, 1, o.max)) return { error: `Place 1 to ${o.max} armies.` };
+        return { action: { type: "place", territory: c.territory, armies: c.armies } };
+      }
+      case "attack": {
+        const sources = (o.targets || {})[c.target];
+        if (!sources) return { error: "Pick a territory to attack (outlined in red)." };
+        if (!sources.includes(c.source)) return { error: `Pick where to attack ${c.target} from.` };
+        const modes = (o.modes || {})[c.target] || ["normal"];
+        if (!modes.includes(c.mode)) return { error: `Mode ${c.mode} is not open against ${c.target}.` };
+        const room = (o.room || {})[c.source] || {};
+        if (c.mode !== "flanking") {
+          const [lo, hi] = room[c.mode] || [1, 0];
+          if (!numberIn(c.armies, lo, hi)) return { error: `Send ${lo} to ${hi} armies from ${c.source}.` };
+          return { action: { type: "attack", target: c.target, mode: c.mode, flanks: [[c.source, c.armies]] } };
+        }
+        const second = c.source2 ?? c.source;
+        if (!sources.includes(second)) return { error: "Pick the second flank's source." };
+        const hi = flankMost(o.room, c.source, second);
+        if (!numberIn(c.armies, 2, hi)) return { error: hi >= 2 ? `Each flank takes 2 to ${hi} armies.` : "Those sources have no room for two flanks." };
+        return { action: { type: "attack", target: c.target, mode: "flanking", flanks: [[c.source, c.armies], [second, c.armies]] } };
+      }
+      case "roll": {
+        const most = o.max_add || 0;
+        const add = c.add ?? 0;
+        if (!numberIn(add, 0, most)) return { error: `Add 0 to ${most} armies.` };
+        return { action: { type: "roll", add, until_decided: Boolean(c.until_decided) } };
+      }
+      case "move_in": {
+        if ("max" in o) {
+          if (!numberIn(c.armies, o.min, o.max)) return { error: `Move in ${o.min} to ${o.max} armies.` };
+          return { action: { type: "move_in", armies: c.armies } };
+        }
+        if (!c.source || !c.armies) return { action: { type: "move_in", armies: 0 } };
+        const most = (o.extra_from || {})[c.source];
+        if (most === undefined) return { error: `${c.source} cannot send more.` };
+        if (!numberIn(c.armies, 0, most)) return { error: `Move 0 to ${most} more from ${c.source}.` };
+        return { action: { type: "move_in", armies: c.armies, source: c.source } };
+      }
+      case "turn_in": {
+        const chosen = [...(c.cards || [])].sort();
+        const set = (o.sets || []).find((s) => s.length === chosen.length && [...s].sort().every((x, i) => x === chosen[i]));
+        if (!set) return { error: "Those cards are not a set you can turn in." };
+        if (!(o.rewards || []).includes(c.reward)) return { error: "Choose a reward." };
+        return { action: { type: "turn_in", cards: set, reward: c.reward } };
+      }
+      case "end_turn": {
+        const action = { type: "end_turn" };
+        if (c.ally) {
+          if (!(o.allies || []).includes(c.ally)) return { error: `${c.ally} cannot be declared an ally.` };
+          action.ally = c.ally;
+        }
+        return { action };
+      }
+      default:
+        return { action: { type: spec.type, ...c } };
+    }
+  }
+
+  // The most armies each of two equal flanks may take from these sources (one source: half).
+  function flankMost(room, a, b) {
+    const most = (s) => (((room || {})[s] || {}).committed || [0, 0])[1];
+    return a === b ? Math.floor(most(a) / 2) : Math.min(most(a), most(b));
+  }
+
+  // The POST /api/combat/risk/odds body for an attack about to be made.
+  function oddsRequest(action, defenders) {
+    const body = { defenders, mode: action.mode, max_outcomes: 1 };
+    if (action.mode === "flanking") body.flanks = action.flanks.map((f) => f[1]);
+    else body.attackers = action.flanks[0][1];
+    return body;
+  }
+  // [actions end]
+
   // --- time -----------------------------------------------------------------------------------
 
   function remaining(iso) {
@@ -419,10 +505,269 @@
     shapes = res.data;
     buildBoard();
     paintBoard();
-    if (view) renderActions();
+    if (view) renderForm();
   }
 
-  // --- the actions panel ----------------------------------------------------------------------
+
+  // --- the actions panel: a form per legal action, the board to pick territories ---------------
+
+  const META = new Set(["leave", "concede", "vote_draw", "prefer"]);
+  const LABELS = { place: "Place armies", attack: "Attack", roll: "Roll", retreat: "Retreat", move_in: "Move in",
+    end_campaign: "End the campaign", end_turn: "End the turn", turn_in: "Turn in cards", leave: "Leave", concede: "Concede" };
+  let chosenType = null; // the spec type whose form is open
+  let choice = {}; // the form's choices so far
+  let specsKey = ""; // the legal actions the form was built for
+  let oddsTimer = null;
+
+  function specOf(type) {
+    return ((view && view.legal_actions) || []).find((s) => s.type === type) || null;
+  }
+
+  function numberField(label, value, lo, hi, onChange) {
+    const input = el("input", { type: "number", min: lo, max: hi, step: 1, value });
+    input.addEventListener("input", () => onChange(Number.parseInt(input.value, 10)));
+    return el("label", {}, `${label} (${lo}–${hi})`, input);
+  }
+
+  function selectField(label, values, value, onChange, blank) {
+    const select = el("select", {}, ...(blank ? [el("option", { value: "" }, blank)] : []),
+      ...values.map((v) => el("option", { value: v, selected: v === value }, v)));
+    select.addEventListener("change", () => onChange(select.value || null));
+    return el("label", {}, label, select);
+  }
+
+  function commit(label) {
+    const button = el("button", { type: "button", className: "primary" }, label);
+    button.addEventListener("click", () => {
+      const built = buildAction(specOf(chosenType) || { type: chosenType }, choice);
+      if (built.error) { showFormError(built.error); return; }
+      sendAction(built.action);
+    });
+    return button;
+  }
+
+  function showFormError(text) {
+    const result = document.getElementById("action-result");
+    result.className = "bad";
+    result.textContent = text;
+  }
+
+  function myHand() {
+    const mine = view && view.seats.find((s) => s.id === (view.turn ? view.turn.seat : view.you));
+    return (mine && mine.risk_hand) || [];
+  }
+
+  function defaultChoice(spec) {
+    const o = spec.options || {};
+    switch (spec.type) {
+      case "place": return { territory: null, armies: o.max };
+      case "roll": return { add: 0, until_decided: false };
+      case "move_in": return "max" in o ? { armies: o.max } : { armies: 0, source: null };
+      case "turn_in": return { cards: [], reward: (o.rewards || [])[0] };
+      case "attack": return { target: null, source: null, mode: "normal", armies: null };
+      default: return {};
+    }
+  }
+
+  function pickAttack(name) {
+    const o = specOf("attack").options;
+    if (o.targets[name]) {
+      choice.target = name;
+      const sources = o.targets[name];
+      if (!sources.includes(choice.source)) choice.source = sources[0];
+      if (!(o.modes[name] || []).includes(choice.mode)) choice.mode = "normal";
+      fitArmies();
+    } else if (choice.target && o.targets[choice.target].includes(name)) {
+      choice.source = name;
+      fitArmies();
+    }
+  }
+
+  function fitArmies() { // the most armies the chosen source and mode allow, as a start
+    const o = specOf("attack").options;
+    if (!choice.source) return;
+    if (choice.mode === "flanking") {
+      const sources = o.targets[choice.target];
+      if (!sources.includes(choice.source2)) choice.source2 = sources.find((s) => s !== choice.source) ?? choice.source;
+      choice.armies = flankMost(o.room, choice.source, choice.source2);
+    } else {
+      choice.armies = ((o.room[choice.source] || {})[choice.mode] || [1, 1])[1];
+    }
+  }
+
+  function boardMarks(spec) {
+    const marks = {};
+    if (!spec) return marks;
+    const o = spec.options || {};
+    if (spec.type === "place") {
+      for (const t of o.territories || []) marks[t] = "choice";
+      if (choice.territory) marks[choice.territory] = "picked";
+    } else if (spec.type === "attack") {
+      for (const t of Object.keys(o.targets || {})) marks[t] = "target";
+      if (choice.target) {
+        for (const s of o.targets[choice.target]) if (view.territories[s]) marks[s] = "choice";
+        if (choice.source && view.territories[choice.source]) marks[choice.source] = "source";
+        if (choice.mode === "flanking" && choice.source2 && view.territories[choice.source2]) marks[choice.source2] = "source";
+        marks[choice.target] = "picked";
+      }
+    }
+    return marks;
+  }
+
+  onTerritoryPick = (name) => {
+    const spec = specOf(chosenType);
+    if (!spec) return;
+    if (spec.type === "place" && (spec.options.territories || []).includes(name)) choice.territory = name;
+    else if (spec.type === "attack") pickAttack(name);
+    else return;
+    renderForm();
+  };
+
+  function formFor(spec) {
+    const o = spec.options || {};
+    const parts = [];
+    const redraw = (key) => (v) => { choice[key] = v; renderForm(); };
+    const keep = (key) => (v) => { choice[key] = v; };
+    switch (spec.type) {
+      case "place":
+        parts.push(selectField("Territory", o.territories || [], choice.territory, redraw("territory"), "— click the board —"),
+          numberField("Armies", choice.armies ?? o.max, 1, o.max, keep("armies")), commit("Place"));
+        break;
+      case "attack": {
+        parts.push(selectField("Target", Object.keys(o.targets || {}).sort(), choice.target, (v) => { pickAttack(v); renderForm(); }, "— click a red outline —"));
+        if (choice.target) {
+          const sources = o.targets[choice.target];
+          const defender = view.territories[choice.target];
+          parts.push(el("span", {}, `${choice.target}: ${defender ? `${defender.owner}, ${defender.armies} armies` : ""}`));
+          parts.push(selectField("From", sources, choice.source, (v) => { choice.source = v; fitArmies(); renderForm(); }));
+          parts.push(selectField("Mode", o.modes[choice.target] || ["normal"], choice.mode, (v) => { choice.mode = v; fitArmies(); renderForm(); }));
+          if (choice.mode === "flanking") {
+            parts.push(selectField("Second flank from", sources, choice.source2, (v) => { choice.source2 = v; fitArmies(); renderForm(); }));
+            const hi = flankMost(o.room, choice.source, choice.source2);
+            parts.push(numberField("Armies per flank", choice.armies, 2, hi, (v) => { choice.armies = v; askOdds(); }));
+          } else {
+            const [lo, hi] = (o.room[choice.source] || {})[choice.mode] || [1, 1];
+            parts.push(numberField("Armies", choice.armies, lo, hi, (v) => { choice.armies = v; askOdds(); }));
+          }
+          parts.push(el("span", { id: "attack-odds", className: "odds", role: "status", "aria-live": "polite" }, ""));
+          parts.push(commit("Attack"));
+        }
+        break;
+      }
+      case "roll": {
+        const until = el("input", { type: "checkbox", checked: Boolean(choice.until_decided) });
+        until.addEventListener("change", () => { choice.until_decided = until.checked; });
+        if (o.max_add) parts.push(numberField("Add armies", choice.add ?? 0, 0, o.max_add, keep("add")));
+        parts.push(el("label", {}, "Until decided", until), commit("Roll"));
+        break;
+      }
+      case "move_in":
+        if ("max" in o) parts.push(numberField("Armies to move in", choice.armies ?? o.max, o.min, o.max, keep("armies")));
+        else {
+          const sources = Object.keys(o.extra_from || {}).filter((k) => o.extra_from[k] > 0);
+          parts.push(el("span", {}, `${o.moving} move in; more from a neighbour?`));
+          if (sources.length) {
+            parts.push(selectField("Also from", sources, choice.source, redraw("source"), "nowhere"));
+            if (choice.source) parts.push(numberField("More armies", choice.armies ?? 0, 0, o.extra_from[choice.source], keep("armies")));
+          }
+        }
+        parts.push(commit("Move in"));
+        break;
+      case "turn_in": {
+        const hand = myHand();
+        const cards = el("div", { className: "card-pick", role: "group", "aria-label": "Your Risk cards" });
+        hand.forEach((card) => {
+          const box = el("input", { type: "checkbox", checked: choice.cards.includes(card) });
+          box.addEventListener("change", () => {
+            choice.cards = box.checked ? [...choice.cards, card] : choice.cards.filter((c) => c !== card);
+          });
+          cards.append(el("label", {}, box, card));
+        });
+        parts.push(cards, el("span", { className: "muted" }, `Sets: ${(o.sets || []).map((x) => x.join(" + ")).join("; ")}`));
+        parts.push(selectField("Reward", o.rewards || [], choice.reward, keep("reward")), commit("Turn in"));
+        break;
+      }
+      case "end_turn":
+        if (o.allies && o.allies.length) parts.push(selectField("Declare an ally", o.allies, choice.ally, keep("ally"), "no ally"));
+        parts.push(commit("End the turn"));
+        break;
+      case "retreat": case "end_campaign": case "leave": case "concede":
+        parts.push(commit(LABELS[spec.type]));
+        break;
+      default:
+        parts.push(...genericForm(spec));
+    }
+    return parts;
+  }
+
+  // Any other action: the fields of its template, each from the spec's options where they say.
+  function genericForm(spec) {
+    const o = spec.options || {};
+    const start = template(spec);
+    delete start.type;
+    if (!Object.keys(choice).length) Object.assign(choice, start);
+    const lists = Object.values(o).filter((v) => Array.isArray(v) && v.every((x) => typeof x !== "object"));
+    const maps = Object.values(o).filter((v) => v && typeof v === "object" && !Array.isArray(v));
+    const parts = [];
+    for (const [key, value] of Object.entries(start)) {
+      const from = lists.find((l) => l.includes(value)) || (maps.find((m) => value !== null && Object.hasOwn(m, value)) ? Object.keys(maps.find((m) => Object.hasOwn(m, value))) : null);
+      if (from && (typeof value === "string" || typeof value === "number")) {
+        parts.push(selectField(key, from.map(String), String(choice[key]), (v) => { choice[key] = typeof value === "number" ? Number(v) : v; }));
+      } else if (typeof value === "number") {
+        const hi = typeof o.max === "number" ? o.max : 1000;
+        parts.push(numberField(key, choice[key], typeof o.min === "number" ? o.min : 0, hi, (v) => { choice[key] = v; }));
+      } else if (typeof value === "boolean") {
+        const box = el("input", { type: "checkbox", checked: Boolean(choice[key]) });
+        box.addEventListener("change", () => { choice[key] = box.checked; });
+        parts.push(el("label", {}, key, box));
+      } else {
+        const input = el("input", { type: "text", value: JSON.stringify(choice[key]), spellcheck: false });
+        input.addEventListener("change", () => { try { choice[key] = JSON.parse(input.value); } catch { showFormError(`${key}: not valid JSON`); } });
+        parts.push(el("label", {}, `${key} (JSON)`, input));
+      }
+    }
+    parts.push(commit(LABELS[spec.type] || spec.type.replace(/_/g, " ")));
+    return parts;
+  }
+
+  function askOdds() {
+    clearTimeout(oddsTimer);
+    const out = document.getElementById("attack-odds");
+    if (!out) return;
+    const built = buildAction(specOf("attack"), choice);
+    const defender = built.action && view.territories[built.action.target];
+    if (!built.action || !defender) { out.textContent = built.error || ""; return; }
+    out.textContent = "odds…";
+    const key = JSON.stringify(built.action);
+    oddsTimer = setTimeout(async () => {
+      const res = await api("POST", "/api/combat/risk/odds", oddsRequest(built.action, defender.armies));
+      const now = document.getElementById("attack-odds");
+      if (!now || JSON.stringify(buildAction(specOf("attack"), choice).action) !== key) return;
+      now.textContent = res.ok && typeof res.data.attacker_wins === "number"
+        ? `Win ${(100 * res.data.attacker_wins).toFixed(1)}% — you lose ${res.data.expected_attacker_losses.toFixed(1)}, they lose ${res.data.expected_defender_losses.toFixed(1)} on average`
+        : `No odds: ${errorText(res.data, res.status)}`;
+    }, 250);
+  }
+
+  function renderForm() {
+    const spec = specOf(chosenType);
+    const box = document.getElementById("action-form");
+    if (!spec) { box.replaceChildren(); markBoard(null); return; }
+    box.replaceChildren(el("h3", {}, LABELS[spec.type] || spec.type.replace(/_/g, " ")), ...formFor(spec));
+    if (board.svg) markBoard(boardMarks(spec));
+    if (spec.type === "attack") askOdds();
+    document.getElementById("action-json").value = JSON.stringify(buildAction(spec, choice).action || template(spec), null, 2);
+    setText("action-options", JSON.stringify(spec.options || {}, null, 2));
+  }
+
+  function chooseAction(type) {
+    chosenType = type;
+    choice = defaultChoice(specOf(type) || { type });
+    for (const b of document.querySelectorAll("#action-buttons button")) b.setAttribute("aria-pressed", String(b.dataset.type === type));
+    renderForm();
+  }
+
+  // --- the actions panel (templates for the Advanced JSON editor) ----------------------------------------------------------------------
 
   const first = (v) => (Array.isArray(v) ? v[0] : v && typeof v === "object" ? Object.keys(v)[0] : v);
 
@@ -490,22 +835,25 @@
     const specs = (view && view.legal_actions) || [];
     const buttons = specs.map((spec) => {
       const o = spec.options || {};
-      const label = o.ship ? `${spec.type} (${o.ship})` : spec.type;
-      const button = el("button", { type: "button" }, label);
-      button.addEventListener("click", () => {
-        document.getElementById("action-json").value = JSON.stringify(template(spec), null, 2);
-        setText("action-options", JSON.stringify(o, null, 2));
-        document.getElementById("action-json").focus();
-      });
+      const label = `${LABELS[spec.type] || spec.type.replace(/_/g, " ")}${o.ship ? ` (${o.ship})` : ""}`;
+      const button = el("button", { type: "button", dataset: { type: spec.type } }, label);
+      button.setAttribute("aria-pressed", String(spec.type === chosenType));
+      button.addEventListener("click", () => chooseAction(spec.type));
       return button;
     });
     document.getElementById("action-buttons").replaceChildren(...buttons);
+    const key = JSON.stringify(specs);
+    if (key !== specsKey) { // new choices: open the first real action's form again
+      specsKey = key;
+      const main = specs.find((s) => !META.has(s.type));
+      chooseAction(main ? main.type : null);
+    }
     let note;
     if (status === "open") note = "The game has not started.";
     else if (!game || !game.you) note = "You are watching. Sign in and take a seat (or join an allied army) to play.";
     else if (view && view.over) note = "The game is over.";
     else if (!specs.length) note = "Nothing for you to do now: the game waits for someone else.";
-    else note = "Pick an action to fill in a template, edit it, then Send.";
+    else note = "Choose an action; pick territories on the board or in the lists, then confirm.";
     setText("actions-note", note);
     document.getElementById("action-send").disabled = connection !== "live";
   }
@@ -697,16 +1045,8 @@
     });
   }
 
-  document.getElementById("action-send").addEventListener("click", () => {
+  function sendAction(action) {
     const result = document.getElementById("action-result");
-    let action;
-    try {
-      action = JSON.parse(document.getElementById("action-json").value);
-    } catch (err) {
-      result.className = "bad";
-      result.textContent = `Not valid JSON: ${err.message}`;
-      return;
-    }
     const requestId = randomKey();
     const message = { type: "action", action, expected_version: version, idempotency_key: randomKey(), request_id: requestId };
     if (invite) message.invite = invite;
@@ -718,6 +1058,19 @@
     requests.set(requestId, action);
     result.className = "";
     result.textContent = `Sent ${action && action.type ? action.type : "action"} at version ${version}…`;
+  }
+
+  document.getElementById("action-send").addEventListener("click", () => {
+    const result = document.getElementById("action-result");
+    let action;
+    try {
+      action = JSON.parse(document.getElementById("action-json").value);
+    } catch (err) {
+      result.className = "bad";
+      result.textContent = `Not valid JSON: ${err.message}`;
+      return;
+    }
+    sendAction(action);
   });
 
   document.getElementById("notice-close").addEventListener("click", () => {
