@@ -12,6 +12,8 @@ import json
 import random
 import subprocess
 
+import pytest
+
 from risk.rules import action_from_dict, apply, game_dice, new_game, pending_decisions, view_for
 from risk.rules.bots import RandomBot, decide
 from tests.frontend.test_game_js_patch import GAME_JS, _node
@@ -151,3 +153,16 @@ def test_choices_outside_the_spec_are_refused_with_a_sentence():
     assert "error" in got[6]  # one source: two flanks of at most 4 // 2
     assert got[7] == {"defenders": 6, "mode": "flanking", "max_outcomes": 1, "flanks": [2, 2]}
     assert got[8] == {"defenders": 6, "mode": "normal", "max_outcomes": 1, "attackers": 4}
+
+
+@pytest.mark.django_db
+def test_the_odds_api_answers_the_bodies_the_attack_form_sends(client):
+    bodies = run_actions([
+        ("oddsRequest", [{"mode": "normal", "flanks": [["Peru", 4]]}, 6]),
+        ("oddsRequest", [{"mode": "committed", "flanks": [["S1", 5]]}, 3]),
+        ("oddsRequest", [{"mode": "flanking", "flanks": [["Peru", 3], ["Chile", 3]]}, 4]),
+    ])  # fmt: skip
+    for body in bodies:
+        response = client.post("/api/combat/risk/odds", body, content_type="application/json")
+        assert response.status_code == 200, (body, response.content)
+        assert 0 < response.json()["attacker_wins"] < 1
