@@ -734,6 +734,13 @@
     const o = spec.options || {};
     const start = template(spec);
     delete start.type;
+    // fields the template leaves out but the options offer: yes/no lists, and what o.now shows
+    const now = o.now && typeof o.now === "object" ? o.now : {};
+    for (const [key, value] of Object.entries(o)) {
+      if (key in start || !Array.isArray(value) || !value.length) continue;
+      if (value.every((x) => typeof x === "boolean")) start[key] = value[0];
+      else if (key in now) start[key] = value.includes(now[key]) ? now[key] : value[0];
+    }
     if (!Object.keys(choice).length) Object.assign(choice, start);
     const lists = Object.values(o).filter((v) => Array.isArray(v) && v.every((x) => typeof x !== "object"));
     const maps = Object.values(o).filter((v) => v && typeof v === "object" && !Array.isArray(v));
@@ -741,7 +748,7 @@
     for (const [key, value] of Object.entries(start)) {
       const from = lists.find((l) => l.includes(value)) || (maps.find((m) => value !== null && Object.hasOwn(m, value)) ? Object.keys(maps.find((m) => Object.hasOwn(m, value))) : null);
       if (from && (typeof value === "string" || typeof value === "number")) {
-        parts.push(selectField(key, from.map(String), String(choice[key]), (v) => { choice[key] = typeof value === "number" ? Number(v) : v; }));
+        parts.push(selectField(key, from.map(String), String(choice[key]), (v) => { choice[key] = from.find((x) => String(x) === v) ?? v; }));
       } else if (typeof value === "number") {
         const hi = typeof o.max === "number" ? o.max : 1000;
         parts.push(numberField(key, choice[key], typeof o.min === "number" ? o.min : 0, hi, (v) => { choice[key] = v; }));
