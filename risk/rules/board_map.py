@@ -645,7 +645,9 @@ def validate_board_shapes(raw: Any, board: BoardMap, *, source: str = "<data>") 
 
     for link in raw.get("links", []):
         a, b = (link.get("a"), link.get("b")) if isinstance(link, dict) else (None, None)
-        if a not in board.territories or b not in board.territories:
+        if not (isinstance(a, str) and isinstance(b, str)) or not (
+            a in board.territories and b in board.territories
+        ):
             raise check.fail("bad-link", f"link {link!r} does not join two territories")
         if b not in board.territories[a].adjacent:
             raise check.fail("bad-link", f"link {a!r}-{b!r}: they are not adjacent")
