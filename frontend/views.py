@@ -38,6 +38,13 @@ class LoginView(TemplateView):
     template_name = "frontend/login.html"
 
 
+class SettingsView(TemplateView):
+    """``/settings``: display name, email and mail preferences (``settings.js`` through
+    ``/api/auth/me``); links to the password change and reset pages (Django's auth views)."""
+
+    template_name = "frontend/settings.html"
+
+
 @require_GET
 @cache_control(public=True, max_age=3600)
 def board_shapes(request, name: str):

@@ -215,3 +215,25 @@ def test_calculator_bodies_refuse_unknown_keys_and_state_their_ranges(schema):
     assert set(aa["attacker"]["properties"]) == units
     assert aa["attacker"]["additionalProperties"] is False
     assert aa["options"]["additionalProperties"] is False
+
+
+def test_each_action_type_is_a_component_the_body_names_by_its_type(tmp_path):
+    """Issue 17: the action body is typed, one component per action type, with the fields,
+    types and required keys ``action_from_dict`` reads (an attack's flanks are pairs)."""
+    from risk.rules.actions import ACTION_TYPES
+
+    target = tmp_path / "schema.yaml"
+    call_command("spectacular", "--file", str(target))
+    schema = yaml.safe_load(target.read_text())
+    components = schema["components"]["schemas"]
+    body = components["ActionInput"]["properties"]["action"]
+    assert body == {"$ref": "#/components/schemas/Action"}
+    mapping = components["Action"]["discriminator"]["mapping"]
+    assert sorted(mapping) == sorted(ACTION_TYPES)
+    attack = components["AttackAction"]
+    assert sorted(attack["required"]) == ["flanks", "mode", "target", "type"]
+    assert attack["additionalProperties"] is False
+    flank = attack["properties"]["flanks"]["items"]
+    assert (flank["minItems"], flank["maxItems"]) == (2, 2)
+    assert components["RollAction"]["required"] == ["type"]  # add, dice, until_decided default
+    assert components["EndTurnAction"]["properties"]["ally"]["nullable"] is True

@@ -24,6 +24,7 @@ from config.strict import (
     StrictIntegerField,
 )
 from config.web_errors import ID_MAX
+from games.api.action_schema import action_component
 from games.api.throttles import HintThrottle
 from games.models import AI_LEVELS, MAX_SEATS, MIN_SEATS, Game
 from games.services import access, advice, lobby, reading, selectors, submissions
@@ -283,7 +284,7 @@ class ActionsApi(APIView):
         """The body's shape for the API schema; ``submissions.parse_submission`` checks it (the
         socket's action messages go through the same parser and rate limit)."""
 
-        action = serializers.DictField(help_text='The action, e.g. {"type": "end_turn"}.')
+        action = action_component()
         expected_version = serializers.IntegerField(min_value=0)
         idempotency_key = serializers.CharField(
             max_length=submissions.MAX_KEY_LENGTH, required=False, allow_null=True, default=None,
