@@ -9,6 +9,7 @@ from frontend.views import (
     ReplayView,
     SettingsView,
     VerifyView,
+    board_shapes,
 )
 
 #: Password change and reset by email are Django's own auth views, with the site's templates.
@@ -18,6 +19,7 @@ urlpatterns = [
     path("", HomeView.as_view(), name="home"),
     path("games", LobbyView.as_view(), name="lobby-page"),
     path("games/<id:game_id>", GameView.as_view(), name="game-page"),
+    path("board/<slug:name>.json", board_shapes, name="board-shapes"),
     path("login", LoginView.as_view(), name="login-page"),
     path("settings", SettingsView.as_view(), name="settings-page"),
     path(

@@ -4,7 +4,12 @@ No view here reads the database: the pages are shells that their scripts fill fr
 ``/api/...`` and ``/ws/games/<id>/``, so nothing hidden can leak through a rendered page.
 """
 
+from django.http import Http404, JsonResponse
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET
 from django.views.generic import TemplateView
+
+from risk.rules.board_map import MapError, load_board_shapes
 
 
 class HomeView(TemplateView):
@@ -52,3 +57,17 @@ class ReplayView(TemplateView):
     (``replay.js``); like the game page it answers 200 for any id."""
 
     template_name = "frontend/replay.html"
+
+
+@require_GET
+@cache_control(public=True, max_age=3600)
+def board_shapes(request, name: str):
+    """``/board/<name>.json``: the drawn board of a map (``game.js`` fetches and draws it).
+
+    Static data from ``combat/data/<name>-risk-board.json`` (territory shapes, ocean stations),
+    the same for every game and viewer: no game data, so the game page itself stays empty.
+    """
+    try:
+        return JsonResponse(load_board_shapes(name))
+    except MapError:
+        raise Http404("no such board") from None

@@ -575,3 +575,115 @@ def _components(nodes: list[str], edges: list[tuple[str, str]]) -> list[list[str
     for node in nodes:
         parts.setdefault(root(node), []).append(node)
     return list(parts.values())
+
+
+# -- the drawn board -----------------------------------------------------------------------------
+#
+# ``combat/data/<name>-risk-board.json`` (made by ``scripts/make_board_shapes.py``) draws a map
+# for the game page: ``viewBox`` ``[0, 0, width, height]``; ``territories``, a list of
+# ``{"name", "polygon": [[x, y], ...], "label": [x, y], ...}`` (a list, so a name given twice is
+# seen); ``links``, ``[{"a", "b", "wrap"}]`` adjacent pairs drawn as a line across water;
+# ``oceans``, a list of ``{"name", "label": [x, y], "stations": {station key: [x, y]}}``.
+
+
+def board_shapes_path(name: str) -> Path:
+    """Where the drawn board of map ``name`` lives: ``combat/data/<name>-risk-board.json``."""
+    map_path(name)  # checks the name
+    return DATA_DIR / f"{name}-risk-board.json"
+
+
+def validate_board_shapes(raw: Any, board: BoardMap, *, source: str = "<data>") -> None:
+    """Check a drawn board against its map; raise ``MapError`` on the first fault.
+
+    Every territory has exactly one shape (codes ``shape-missing``, ``shape-duplicate``,
+    ``shape-unknown``), every point is inside the view box (``shape-outside``), a polygon has
+    at least three points (``bad-shape``); every ocean and station of the map is placed once and
+    nothing else (``ocean-missing``, ``ocean-unknown``, ``station-missing``, ``station-unknown``);
+    links join adjacent territories (``bad-link``).
+    """
+    check = _Checker(source)
+    if not isinstance(raw, dict):
+        raise check.fail("bad-type", "the board document must be a JSON object")
+    box = raw.get("viewBox")
+    if (
+        not isinstance(box, list)
+        or len(box) != 4
+        or not all(_is_number(v) for v in box)
+        or box[2] <= 0
+        or box[3] <= 0
+    ):
+        raise check.fail("bad-viewbox", f"viewBox is {box!r}, not [x, y, width, height]")
+    x0, y0, width, height = box
+
+    def point(value: Any, where: str) -> None:
+        if not (isinstance(value, list) and len(value) == 2 and all(_is_number(v) for v in value)):
+            raise check.fail("bad-shape", f"{where}: {value!r} is not a point [x, y]")
+        if not (x0 <= value[0] <= x0 + width and y0 <= value[1] <= y0 + height):
+            raise check.fail("shape-outside", f"{where}: point {value!r} is outside the viewBox")
+
+    shapes = check.get(raw, "territories", list, "the board")
+    seen: set[str] = set()
+    for body in shapes:
+        if not isinstance(body, dict) or not isinstance(body.get("name"), str):
+            raise check.fail("bad-shape", f"territory shape {str(body)[:60]!r} has no name")
+        name = body["name"]
+        where = f"shape of {name!r}"
+        if name not in board.territories:
+            raise check.fail("shape-unknown", f"{where}: no such territory on the map")
+        if name in seen:
+            raise check.fail("shape-duplicate", f"{where} is given twice")
+        seen.add(name)
+        polygon = body.get("polygon")
+        if not isinstance(polygon, list) or len(polygon) < 3:
+            raise check.fail("bad-shape", f"{where}: polygon is not a list of 3 or more points")
+        for p in polygon:
+            point(p, where)
+        point(body.get("label"), f"label of {name!r}")
+    for name in board.territories:
+        if name not in seen:
+            raise check.fail("shape-missing", f"territory {name!r} has no shape")
+
+    for link in raw.get("links", []):
+        a, b = (link.get("a"), link.get("b")) if isinstance(link, dict) else (None, None)
+        if not (isinstance(a, str) and isinstance(b, str)) or not (
+            a in board.territories and b in board.territories
+        ):
+            raise check.fail("bad-link", f"link {link!r} does not join two territories")
+        if b not in board.territories[a].adjacent:
+            raise check.fail("bad-link", f"link {a!r}-{b!r}: they are not adjacent")
+
+    oceans = check.get(raw, "oceans", list, "the board")
+    placed: set[str] = set()
+    named: set[str] = set()
+    for body in oceans:
+        name = body.get("name") if isinstance(body, dict) else None
+        if name not in board.oceans:
+            raise check.fail("ocean-unknown", f"ocean {name!r} is not on the map")
+        if name in named:
+            raise check.fail("ocean-duplicate", f"ocean {name!r} is given twice")
+        named.add(name)
+        point(body.get("label"), f"label of ocean {name!r}")
+        stations = check.get(body, "stations", dict, f"ocean {name!r}")
+        for key, value in stations.items():
+            if key not in board.stations or board.stations[key].ocean != name:
+                raise check.fail("station-unknown", f"ocean {name!r}: no station {key!r} there")
+            point(value, f"station {key!r}")
+            placed.add(key)
+    for name in board.oceans:
+        if name not in named:
+            raise check.fail("ocean-missing", f"ocean {name!r} is not drawn")
+    for key in board.stations:
+        if key not in placed:
+            raise check.fail("station-missing", f"station {key!r} is not drawn")
+
+
+@cache
+def load_board_shapes(name: str = "classic") -> Mapping[str, Any]:
+    """Read and check the drawn board of map ``name`` (cached; treat the result as read-only)."""
+    path = board_shapes_path(name)
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise MapError("unknown-board", f"no drawn board {name!r}: {path} does not exist") from None
+    validate_board_shapes(raw, load_map(name), source=str(path))
+    return raw

@@ -102,3 +102,14 @@ def test_a_running_game_page_renders_no_game_data(client, settings):
         assert name not in html
     for word in ("risk_hand", "poker_hand", "legal_actions", "alice"):
         assert word not in html
+
+
+def test_the_game_page_fetches_the_drawn_board(client):
+    html = page(client, "/games/42")  # the page names the shapes' address, not the shapes
+    assert 'data-shapes-url="/board/classic.json"' in html
+    response = client.get("/board/classic.json")  # no db fixture: the shapes are a file
+    assert response.status_code == 200
+    shapes = response.json()
+    assert len(shapes["territories"]) == 42
+    assert {o["name"] for o in shapes["oceans"]} == {"Pacific", "Atlantic", "Indian", "Arctic"}
+    assert client.get("/board/nope.json").status_code == 404

@@ -8,7 +8,16 @@ from collections import Counter
 
 import pytest
 
-from risk.rules.board_map import BoardMap, MapError, load_map, map_path, parse_map
+from risk.rules.board_map import (
+    BoardMap,
+    MapError,
+    board_shapes_path,
+    load_board_shapes,
+    load_map,
+    map_path,
+    parse_map,
+    validate_board_shapes,
+)
 from tests.conftest import ROOT
 
 RAW = json.loads(map_path("classic").read_text(encoding="utf-8"))
@@ -409,3 +418,83 @@ def test_the_classic_facts_are_not_written_into_the_validator():
     text = (ROOT / "risk" / "rules" / "board_map.py").read_text()
     for fact in ("Afghanistan", "Irkutsk", "Atlantic", "Pacific", "42", "83", "14"):
         assert fact not in text, fact
+
+
+# -- the drawn board (combat/data/classic-risk-board.json) ------------------------------------
+
+BOARD_RAW = json.loads(board_shapes_path("classic").read_text(encoding="utf-8"))
+
+
+def drawn_refused(change) -> MapError:
+    raw = copy.deepcopy(BOARD_RAW)
+    change(raw)
+    with pytest.raises(MapError) as caught:
+        validate_board_shapes(raw, load_map(), source="board.json")
+    assert caught.value.message.startswith("board.json: ")
+    return caught.value
+
+
+def test_the_drawn_board_has_one_shape_per_territory_inside_the_view_box(board):
+    shapes = load_board_shapes("classic")
+    names = [t["name"] for t in shapes["territories"]]
+    assert sorted(names) == sorted(board.territories) and len(names) == 42
+    _, _, width, height = shapes["viewBox"]
+    assert (width, height) == (1000, 600)
+    for t in shapes["territories"]:
+        assert all(0 <= x <= width and 0 <= y <= height for x, y in t["polygon"])
+    stations = {k for o in shapes["oceans"] for k in o["stations"]}
+    assert stations == set(board.stations)
+
+
+def test_the_drawn_board_file_is_what_the_script_makes():
+    script = ROOT / "scripts" / "make_board_shapes.py"
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_links_are_drawn_for_borders_across_water():
+    links = {frozenset((link["a"], link["b"])): link["wrap"] for link in BOARD_RAW["links"]}
+    assert links[frozenset(("Alaska", "Kamchatka"))] is True
+    assert frozenset(("Brazil", "North Africa")) in links
+
+
+def _drop_shape(raw: dict) -> None:
+    raw["territories"] = [t for t in raw["territories"] if t["name"] != "Peru"]
+
+
+def _twice(raw: dict) -> None:
+    raw["territories"].append(copy.deepcopy(raw["territories"][0]))
+
+
+def _unknown(raw: dict) -> None:
+    raw["territories"][0]["name"] = "Atlantis"
+
+
+def _outside(raw: dict) -> None:
+    raw["territories"][3]["polygon"][0] = [1000.5, 10]
+
+
+def _no_station(raw: dict) -> None:
+    raw["oceans"][0]["stations"].popitem()
+
+
+def _not_adjacent(raw: dict) -> None:
+    raw["links"].append({"a": "Peru", "b": "Japan", "wrap": False})
+
+
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        (_drop_shape, "shape-missing"),
+        (_twice, "shape-duplicate"),
+        (_unknown, "shape-unknown"),
+        (_outside, "shape-outside"),
+        (_no_station, "station-missing"),
+        (_not_adjacent, "bad-link"),
+    ],
+)
+def test_broken_drawn_boards_are_refused(change, code):
+    assert drawn_refused(change).code == code

@@ -27,50 +27,76 @@
 
   // --- readable lines -------------------------------------------------------------------------
 
+  // [events start] pure: each event as a sentence (tests/frontend runs it under Node)
   const list = (v) => (Array.isArray(v) ? v.join(", ") : String(v));
+  const plural = (n, word, many) => `${n} ${n === 1 ? word : many || `${word}s`}`;
+  const armiesText = (n) => plural(n, "army", "armies");
+  const placedText = (placed) => Object.entries(placed || {}).map(([t, n]) => `${n} on ${t}`).join(", ");
+  const flankText = (flanks) => (flanks || []).map(([from, n]) => `${from} (${n})`).join(" and ");
   const EVENT_TEXT = {
-    turn_started: (e) => `Turn ${e.turn_number} (round ${e.round}): ${e.seat}${e.controller && e.controller !== e.seat ? `, played by ${e.controller}` : ""}; ${e.reinforcements} reinforcements${e.from_pot ? ` + ${e.from_pot} from the pot` : ""}`,
-    arranged: (e) => `${e.seat} arranged their armies; factory in ${e.factory}${e.ship_station ? `, ship at ${e.ship_station}` : ""}`,
-    turned_in: (e) => `${e.seat} turned in ${list(e.cards)} for ${e.reward} (rolls ${list(e.rolls)})`,
-    placed: (e) => `${e.seat} placed ${e.armies} on ${e.territory}`,
-    ship_launched: (e) => `${e.seat} launched ship ${e.ship} at ${e.station} with ${e.armies}`,
-    attack: (e) => `${e.attacker} attacks ${e.target} (${e.defender}), ${e.mode}, from ${e.flanks.map((f) => `${f[0]}×${f[1]}`).join(", ")}`,
-    naval_attack: (e) => `${e.attacker} attacks ship ${e.target} (${e.defender}), ${e.mode}, with ${e.ships.map((f) => `${f[0]}×${f[1]}`).join(", ")}`,
-    defence_joined: (e) => `${e.defender} joins the defence with ${list(e.ships)}`,
-    cut: (e) => `${e.seat} cut ${e.card === null || e.card === undefined ? "nothing" : e.card}, ${e.armies} placed`,
-    mobilized: (e) => `${e.seat} mobilized${e.revealed && e.revealed.length ? `, revealing ${list(e.revealed)}` : ""}`,
-    roll: (e) => `Roll on flank ${e.flank}: attacker ${list(e.attacker)} vs defender ${list(e.defender)}; losses ${e.attacker_losses} / ${e.defender_losses}`,
-    commandeered: (e) => `${e.by} commandeered ship ${e.ship} (${e.armies} aboard)`,
-    battle_won: (e) => `Battle for ${e.target} won${e.prizes && e.prizes.length ? `; prizes ${list(e.prizes)}` : ""}`,
-    battle_lost: (e) => `Attack on ${e.target} failed (${e.mode})`,
-    retreat: (e) => `Retreat from ${e.target}`,
-    conquered: (e) => `${e.by} conquered ${e.territory} from ${e.from} and moved in ${e.armies}`,
-    ship_captured: (e) => `Ship ${e.ship} captured by ${e.by} with ${e.armies}`,
-    ship_sunk: (e) => `Ship ${e.ship} of ${e.owner} sunk with ${e.armies} aboard`,
-    battle_over: (e) => `Battle over (${e.success ? "success" : "failure"})`,
-    eliminated: (e) => `${e.seat} eliminated${e.by ? ` by ${e.by}` : ""}`,
-    cards_drawn: (e) => `${e.seat} drew ${e.risk} Risk and ${e.poker} poker card${e.poker === 1 ? "" : "s"}${Array.isArray(e.cards) && e.cards.length ? `: ${e.cards.join(", ")}` : ""}`,
-    cruise: (e) => `Ship ${e.ship} starts a cruise: ${e.moves} moves (rolls ${list(e.rolls)})`,
-    sailed: (e) => `Ship ${e.ship} sailed ${e.distance} to ${e.station} (${e.moves} moves left)`,
-    embarked: (e) => `${e.armies} embarked on ${e.ship} from ${e.territory}`,
-    disembarked: (e) => `${e.armies} disembarked from ${e.ship} to ${e.territory}`,
-    cruise_ended: (e) => `Ship ${e.ship} ended its cruise`,
-    campaign_ended: (e) => `${e.seat} ended the campaign`,
-    factory_built: (e) => `${e.seat} built a factory in ${e.territory}`,
-    transferred: (e) => `${e.seat} moved ${e.armies} from ${e.source} to ${e.destination}`,
-    discarded: (e) => `${e.seat} discarded ${e.count} poker card${e.count === 1 ? "" : "s"}`,
-    turn_ended: (e) => `${e.seat} ended the turn`,
+    turn_started: (e) => `Turn ${e.turn_number}, round ${e.round}: ${e.seat}${e.controller && e.controller !== e.seat ? ` (played by ${e.controller})` : ""} gets ${e.from_pot ? `+ ${e.reinforcements} from the pot` : `${e.reinforcements} reinforcements`}${e.factory_armies ? `, + ${e.factory_armies} at factories` : ""}`,
+    arranged: (e) => `${e.seat} arranges their armies, factory in ${e.factory}${e.ship_station ? `, ship at ${e.ship_station}` : ""}`,
+    turned_in: (e) => `${e.seat} turns in ${list(e.cards)} for ${e.reward}${e.rolls && e.rolls.length ? ` (rolls ${list(e.rolls)})` : ""}${Object.keys(e.territory_bonus || {}).length ? `; bonus ${placedText(e.territory_bonus)}` : ""}`,
+    placed: (e) => `${e.seat} places ${e.armies} on ${e.territory}`,
+    ship_launched: (e) => `${e.seat} launches ship ${e.ship} at ${e.station} with ${armiesText(e.armies)}`,
+    attack: (e) => `${e.attacker} attacks ${e.target} (${e.defender}) from ${flankText(e.flanks)}${e.mode !== "normal" ? `, ${e.mode}` : ""}`,
+    naval_attack: (e) => `${e.attacker} attacks ${e.defender}'s ship ${e.target} with ${flankText(e.ships)}${e.mode !== "normal" ? `, ${e.mode}` : ""}`,
+    defence_joined: (e) => `${e.defender} joins the defence with ${e.ships && e.ships.length ? `ship ${list(e.ships)}` : "no ships"}`,
+    cut: (e) => `${e.seat} cuts ${e.card ? e.card : "no card"}${e.armies ? `: ${armiesText(e.armies)} placed there` : ", nothing placed"}`,
+    mobilized: (e) => `${e.seat} mobilizes${e.revealed && e.revealed.length ? `, revealing ${list(e.revealed)}` : ""}${Object.keys(e.placed || {}).length ? `: ${placedText(e.placed)}` : ""}`,
+    revealed: (e) => `${e.seat} reveals ${list(e.cards)}${Object.keys(e.placed || {}).length ? `: ${placedText(e.placed)}` : ""}`,
+    roll: (e) => `Dice${e.flank ? ` on flank ${e.flank + 1}` : ""}: attacker ${list(e.attacker)} against defender ${list(e.defender)}; attacker loses ${e.attacker_losses}, defender loses ${e.defender_losses}${e.captured ? `, ${e.captured} captured` : ""}`,
+    commandeered: (e) => `${e.by} commandeers ship ${e.ship} (${armiesText(e.armies)} aboard)`,
+    battle_won: (e) => `The battle for ${e.target} is won${e.prizes && e.prizes.length ? `; prizes ${list(e.prizes)}` : ""}`,
+    battle_lost: (e) => `The attack on ${e.target} fails`,
+    retreat: (e) => `The attacker retreats from ${e.target}`,
+    conquered: (e) => `${e.by} conquers ${e.territory} from ${e.from} and moves in ${e.armies}`,
+    ship_captured: (e) => `Ship ${e.ship} is captured by ${e.by} with ${armiesText(e.armies)}`,
+    ship_sunk: (e) => `${e.owner}'s ship ${e.ship} sinks${e.armies ? ` with ${armiesText(e.armies)} aboard` : ""}`,
+    battle_over: (e) => `The battle is over: ${e.success ? "the attacker succeeded" : "the attacker failed"}`,
+    eliminated: (e) => `${e.seat} is eliminated${e.by ? ` by ${e.by}` : ""}`,
+    stranded: (e) => `${e.seat} is stranded at sea`,
+    cards_drawn: (e) => `${e.seat} draws ${plural(e.risk, "Risk card")} and ${plural(e.poker, "poker card")}${Array.isArray(e.cards) && e.cards.length ? `: ${e.cards.join(", ")}` : ""}`,
+    cruise: (e) => `Ship ${e.ship} starts a cruise: ${plural(e.moves, "move")} (rolls ${list(e.rolls)})`,
+    sailed: (e) => `Ship ${e.ship} sails ${e.distance} to ${e.station} (${plural(e.moves, "move")} left)`,
+    embarked: (e) => `${armiesText(e.armies)} embark on ship ${e.ship} from ${e.territory}`,
+    disembarked: (e) => `${armiesText(e.armies)} land from ship ${e.ship} on ${e.territory}`,
+    cruise_ended: (e) => `Ship ${e.ship} ends its cruise`,
+    campaign_ended: (e) => `${e.seat} ends the campaign`,
+    factory_built: (e) => `${e.seat} builds a factory in ${e.territory}`,
+    transferred: (e) => `${e.seat} moves ${e.armies} from ${e.source} to ${e.destination}`,
+    discarded: (e) => `${e.seat} discards ${plural(e.count, "poker card")}`,
+    turn_ended: (e) => `${e.seat} ends the turn`,
     ally_declared: (e) => `${e.seat} declares ${e.ally} an ally`,
     challenge: (e) => `${e.seat} ${e.contest ? "challenges" : "does not challenge"}`,
     cannot_answer: (e) => `${e.seat} cannot answer the challenge`,
-    demurred: (e) => `${e.seat} demurred`,
+    demurred: (e) => `${e.seat} demurs`,
     no_poker: (e) => `No poker: ${e.reason}`,
-    poker_settled: (e) => `Poker settled: the declarer ${e.declarer_won ? "won" : "lost"}${e.in_suit ? " in suit" : ""}`,
-    poker_cards_seized: (e) => `${e.seat} seized ${e.count} poker cards from ${e.from}`,
+    poker_settled: (e) => `Poker settled: the declarer ${e.declarer_won ? "wins" : "loses"}${e.in_suit ? " in suit" : ""}`,
+    poker_cards_seized: (e) => `${e.seat} seizes ${plural(e.count, "poker card")} from ${e.from}`,
     ally_played: (e) => `${e.by} plays ${e.seat}'s turn`,
-    joined: (e) => `${e.player} took over ${e.seat}`,
-    left: (e) => `${e.player} left ${e.seat}`,
+    joined: (e) => `${e.player} takes over ${e.seat}`,
+    left: (e) => `${e.player} leaves ${e.seat}`,
+    conceded: (e) => `${e.player} concedes ${e.seat}`,
+    draw_vote: (e) => `${e.seat} votes ${e.agree ? "for" : "against"} a draw`,
+    preferences: (e) => `${e.seat} defends with ${e.defence_dice} dice, reveals cards: ${e.reveal}`,
     game_over: (e) => `Game over (${e.how}): ${e.winner ? `${e.winner} wins` : "no winner"}; ranking ${list(e.ranking || [])}`,
+    // the poker hand of an ally contest
+    start: (e) => `Poker hand starts: ${list(e.players)}`,
+    phase: (e) => `Poker: ${e.phase}`,
+    dealt: (e) => `${e.player} is dealt ${plural(e.count, "card")}${e.cards ? `: ${list(e.cards)}` : ""}`,
+    chose: (e) => `${e.player} chooses ${plural(e.count, "card")}${e.cards ? `: ${list(e.cards)}` : ""}`,
+    draw: (e) => `${e.player} discards ${e.discarded} and draws ${e.from_stash + e.from_deck}`,
+    ante: (e) => `${e.player} antes ${e.amount}${e.all_in ? " (all in)" : ""}`,
+    bet: (e) => `${e.player} bets ${e.amount}${e.all_in ? " (all in)" : ""}`,
+    raise: (e) => `${e.player} raises by ${e.amount}${e.all_in ? " (all in)" : ""}`,
+    call: (e) => `${e.player} calls ${e.amount}${e.all_in ? " (all in)" : ""}`,
+    check: (e) => `${e.player} checks`,
+    fold: (e) => `${e.player} folds`,
+    muck: (e) => `${e.player} mucks`,
+    show: (e) => `${e.player} shows ${list(e.cards)}: ${e.describe}`,
+    pot: (e) => `Pot of ${e.amount} to ${list(e.winners)}`,
+    hand_over: (e) => `Poker hand over: ${list(e.winners)} win${e.winners && e.winners.length === 1 ? "s" : ""}`,
   };
 
   function eventText(event) {
@@ -78,11 +104,100 @@
     if (format) {
       try {
         const text = format(event);
-        if (!text.includes("undefined")) return text;
-      } catch { /* fall through to the raw event */ }
+        if (!/\b(undefined|null|NaN|true|false)\b|\[object/.test(text)) return text;
+      } catch { /* fall through to the plain fields */ }
     }
-    return JSON.stringify(event);
+    if (!event || typeof event !== "object") return String(event);
+    const fields = Object.entries(event).filter(([k]) => k !== "type" && k !== "private_to" && k !== "hand")
+      .map(([k, v]) => `${k.replace(/_/g, " ")} ${v !== null && typeof v === "object" ? JSON.stringify(v) : v}`);
+    return `${String(event.type).replace(/_/g, " ")}${fields.length ? `: ${fields.join(", ")}` : ""}`;
   }
+  // [events end]
+
+  // [actions start] pure: an action from its spec and the player's choices (tests/frontend runs it)
+  const numberIn = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
+
+  // choice: place {territory, armies}; attack {target, mode, source, armies, source2};
+  // roll {add, until_decided}; move_in {armies, source}; turn_in {cards, reward};
+  // end_turn {ally}. Returns {action} or {error} (a sentence saying what is missing).
+  function buildAction(spec, c) {
+    const o = spec.options || {};
+    c = c || {};
+    switch (spec.type) {
+      case "place": {
+        if (!(o.territories || []).includes(c.territory)) return { error: "Pick one of your territories on the board." };
+        if (!numberIn(c.armies, 1, o.max)) return { error: `Place 1 to ${o.max} armies.` };
+        return { action: { type: "place", territory: c.territory, armies: c.armies } };
+      }
+      case "attack": {
+        const sources = (o.targets || {})[c.target];
+        if (!sources) return { error: "Pick a territory to attack (outlined in red)." };
+        if (!sources.includes(c.source)) return { error: `Pick where to attack ${c.target} from.` };
+        const modes = (o.modes || {})[c.target] || ["normal"];
+        if (!modes.includes(c.mode)) return { error: `Mode ${c.mode} is not open against ${c.target}.` };
+        const room = (o.room || {})[c.source] || {};
+        if (c.mode !== "flanking") {
+          const [lo, hi] = room[c.mode] || [1, 0];
+          if (!numberIn(c.armies, lo, hi)) return { error: `Send ${lo} to ${hi} armies from ${c.source}.` };
+          return { action: { type: "attack", target: c.target, mode: c.mode, flanks: [[c.source, c.armies]] } };
+        }
+        const second = c.source2 ?? c.source;
+        if (!sources.includes(second)) return { error: "Pick the second flank's source." };
+        const hi = flankMost(o.room, c.source, second);
+        if (!numberIn(c.armies, 2, hi)) return { error: hi >= 2 ? `Each flank takes 2 to ${hi} armies.` : "Those sources have no room for two flanks." };
+        return { action: { type: "attack", target: c.target, mode: "flanking", flanks: [[c.source, c.armies], [second, c.armies]] } };
+      }
+      case "roll": {
+        const most = o.max_add || 0;
+        const add = c.add ?? 0;
+        if (!numberIn(add, 0, most)) return { error: `Add 0 to ${most} armies.` };
+        return { action: { type: "roll", add, until_decided: Boolean(c.until_decided) } };
+      }
+      case "move_in": {
+        if ("max" in o) {
+          if (!numberIn(c.armies, o.min, o.max)) return { error: `Move in ${o.min} to ${o.max} armies.` };
+          return { action: { type: "move_in", armies: c.armies } };
+        }
+        if (!c.source || !c.armies) return { action: { type: "move_in", armies: 0 } };
+        const most = (o.extra_from || {})[c.source];
+        if (most === undefined) return { error: `${c.source} cannot send more.` };
+        if (!numberIn(c.armies, 0, most)) return { error: `Move 0 to ${most} more from ${c.source}.` };
+        return { action: { type: "move_in", armies: c.armies, source: c.source } };
+      }
+      case "turn_in": {
+        const chosen = [...(c.cards || [])].sort();
+        const set = (o.sets || []).find((s) => s.length === chosen.length && [...s].sort().every((x, i) => x === chosen[i]));
+        if (!set) return { error: "Those cards are not a set you can turn in." };
+        if (!(o.rewards || []).includes(c.reward)) return { error: "Choose a reward." };
+        return { action: { type: "turn_in", cards: set, reward: c.reward } };
+      }
+      case "end_turn": {
+        const action = { type: "end_turn" };
+        if (c.ally) {
+          if (!(o.allies || []).includes(c.ally)) return { error: `${c.ally} cannot be declared an ally.` };
+          action.ally = c.ally;
+        }
+        return { action };
+      }
+      default:
+        return { action: { type: spec.type, ...c } };
+    }
+  }
+
+  // The most armies each of two equal flanks may take from these sources (one source: half).
+  function flankMost(room, a, b) {
+    const most = (s) => (((room || {})[s] || {}).committed || [0, 0])[1];
+    return a === b ? Math.floor(most(a) / 2) : Math.min(most(a), most(b));
+  }
+
+  // The POST /api/combat/risk/odds body for an attack about to be made.
+  function oddsRequest(action, defenders) {
+    const body = { defenders, mode: action.mode, max_outcomes: 1 };
+    if (action.mode === "flanking") body.flanks = action.flanks.map((f) => f[1]);
+    else body.attackers = action.flanks[0][1];
+    return body;
+  }
+  // [actions end]
 
   // --- time -----------------------------------------------------------------------------------
 
@@ -245,7 +360,450 @@
     setText("game-name", game.name ? `“${game.name}”` : "");
   }
 
-  // --- the actions panel ----------------------------------------------------------------------
+
+  // --- the board: an SVG drawn from /board/classic.json, painted from the view ----------------
+
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  let shapes = null; // the drawn board: {viewBox, territories, links, oceans}
+  const board = { svg: null, territories: new Map(), ships: null, box: null, home: null };
+  let onTerritoryPick = () => {}; // set by the actions panel
+
+  function svg(tag, attrs, text) {
+    const node = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined && v !== null) node.setAttribute(k, String(v));
+    if (text !== undefined) node.textContent = String(text);
+    return node;
+  }
+
+  const points = (polygon) => polygon.map(([x, y]) => `${x},${y}`).join(" ");
+
+  function buildBoard() {
+    const host = document.getElementById("board");
+    const [x0, y0, w, h] = shapes.viewBox;
+    board.home = { x: x0, y: y0, w, h };
+    board.box = { ...board.home };
+    const root = svg("svg", { viewBox: shapes.viewBox.join(" "), role: "group", "aria-label": "The board", class: "board-svg" });
+    root.append(svg("rect", { x: x0, y: y0, width: w, height: h, class: "sea" }));
+    const labels = Object.fromEntries(shapes.territories.map((t) => [t.name, t.label]));
+    const oceans = svg("g", { class: "oceans" });
+    for (const ocean of shapes.oceans) {
+      oceans.append(svg("text", { x: ocean.label[0], y: ocean.label[1], class: "ocean-label" }, `${ocean.name} Ocean`));
+      for (const [key, [x, y]] of Object.entries(ocean.stations)) {
+        const dot = svg("circle", { cx: x, cy: y, r: 3, class: "station" });
+        dot.append(svg("title", {}, key));
+        oceans.append(dot);
+      }
+    }
+    const links = svg("g", { class: "links" });
+    for (const link of shapes.links) {
+      const [ax, ay] = labels[link.a], [bx, by] = labels[link.b];
+      if (link.wrap) { // across the east-west edge: two half lines off the board's sides
+        const [wx, wy, ex, ey] = ax < bx ? [ax, ay, bx, by] : [bx, by, ax, ay];
+        const span = wx - x0 + (x0 + w - ex);
+        const yAtEdge = wy + ((ey - wy) * (wx - x0)) / span;
+        links.append(svg("line", { x1: wx, y1: wy, x2: x0, y2: yAtEdge, class: "link" }));
+        links.append(svg("line", { x1: ex, y1: ey, x2: x0 + w, y2: yAtEdge, class: "link" }));
+      } else {
+        links.append(svg("line", { x1: ax, y1: ay, x2: bx, y2: by, class: "link" }));
+      }
+    }
+    const lands = svg("g", { class: "lands" });
+    const marks = svg("g", { class: "marks" });
+    for (const t of shapes.territories) {
+      const shape = svg("polygon", { points: points(t.polygon), class: "land", tabindex: 0, role: "button", "data-name": t.name });
+      const pick = () => onTerritoryPick(t.name);
+      shape.addEventListener("click", () => { if (!board.dragged) pick(); });
+      shape.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
+      lands.append(shape);
+      const [lx, ly] = t.label;
+      const name = svg("text", { x: lx, y: ly - 9, class: "land-name" }, t.name);
+      const armies = svg("text", { x: lx, y: ly + 7, class: "armies" }, "");
+      const factory = svg("rect", { x: lx + 12, y: ly - 3, width: 9, height: 9, class: "factory" });
+      factory.append(svg("title", {}, "factory"));
+      marks.append(name, armies, factory);
+      board.territories.set(t.name, { shape, armies, factory });
+    }
+    board.ships = svg("g", { class: "ships" });
+    root.append(oceans, links, lands, marks, board.ships);
+    host.replaceChildren(root);
+    board.svg = root;
+    enablePanZoom(root);
+  }
+
+  function seatColour(seatId) {
+    const seat = view && view.seats.find((s) => s.id === seatId);
+    return seat ? seat.colour : null;
+  }
+
+  function stationPlace(key) {
+    for (const ocean of shapes.oceans) if (ocean.stations[key]) return ocean.stations[key];
+    return null;
+  }
+
+  function paintBoard() {
+    if (!board.svg || !view) return;
+    for (const [name, parts] of board.territories) {
+      const t = view.territories[name] || {};
+      const colour = t.owner ? seatColour(t.owner) : null;
+      parts.shape.style.fill = colour || "";
+      parts.shape.classList.toggle("owned", Boolean(colour));
+      parts.shape.dataset.colour = colour || "";
+      parts.armies.textContent = t.armies ?? "";
+      parts.factory.style.display = t.factory ? "" : "none";
+      parts.shape.setAttribute("aria-label", `${name}, ${t.owner ?? "nobody"}, ${t.armies ?? 0} arm${t.armies === 1 ? "y" : "ies"}${t.factory ? ", factory" : ""}`);
+    }
+    const ships = Object.values(view.ships || {}).sort((a, b) => String(a.id).localeCompare(String(b.id)));
+    const atStation = new Map();
+    const nodes = [];
+    for (const ship of ships) {
+      const place = stationPlace(ship.station);
+      if (!place) continue;
+      const n = atStation.get(ship.station) || 0; // ships on one station side by side
+      atStation.set(ship.station, n + 1);
+      const [x, y] = [place[0] + n * 16, place[1]];
+      const g = svg("g", { class: "ship", transform: `translate(${x} ${y})` });
+      const hull = svg("path", { d: "M -9 -3 L 9 -3 L 6 5 L -6 5 Z", class: "hull" });
+      hull.style.fill = seatColour(ship.owner) || "#888";
+      g.append(hull, svg("text", { x: 0, y: -6, class: "crew" }, ship.armies));
+      g.append(svg("title", {}, `Ship ${ship.id} of ${ship.owner} at ${ship.station}, ${ship.armies} aboard${ship.out_of_action ? ", out of action" : ""}`));
+      nodes.push(g);
+    }
+    board.ships.replaceChildren(...nodes);
+  }
+
+  // marks: {name: "source" | "target" | "picked" | "choice"}: the panel's highlights
+  function markBoard(marks) {
+    for (const [name, parts] of board.territories) {
+      parts.shape.classList.remove("source", "target", "picked", "choice");
+      if (marks && marks[name]) parts.shape.classList.add(marks[name]);
+    }
+  }
+
+  function setBox(box) {
+    const min = board.home.w / 8;
+    const w = Math.min(board.home.w, Math.max(min, box.w));
+    const h = (w * board.home.h) / board.home.w;
+    const x = Math.min(board.home.x + board.home.w - w, Math.max(board.home.x, box.x));
+    const y = Math.min(board.home.y + board.home.h - h, Math.max(board.home.y, box.y));
+    board.box = { x, y, w, h };
+    board.svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
+  }
+
+  function zoom(factor, cx, cy) {
+    const b = board.box;
+    const px = cx ?? b.x + b.w / 2, py = cy ?? b.y + b.h / 2;
+    setBox({ x: px - (px - b.x) * factor, y: py - (py - b.y) * factor, w: b.w * factor, h: b.h * factor });
+  }
+
+  function enablePanZoom(root) {
+    const toBoard = (e) => {
+      const r = root.getBoundingClientRect();
+      return [board.box.x + ((e.clientX - r.left) / r.width) * board.box.w, board.box.y + ((e.clientY - r.top) / r.height) * board.box.h];
+    };
+    root.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      const [x, y] = toBoard(e);
+      zoom(e.deltaY < 0 ? 0.8 : 1.25, x, y);
+    }, { passive: false });
+    let drag = null;
+    root.addEventListener("pointerdown", (e) => {
+      drag = { x: e.clientX, y: e.clientY, box: { ...board.box }, id: e.pointerId };
+      board.dragged = false;
+    });
+    root.addEventListener("pointermove", (e) => {
+      if (!drag || drag.id !== e.pointerId) return;
+      const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+      if (!board.dragged && Math.hypot(dx, dy) < 5) return;
+      if (!board.dragged) root.setPointerCapture(e.pointerId);
+      board.dragged = true;
+      const r = root.getBoundingClientRect();
+      setBox({ ...drag.box, x: drag.box.x - (dx / r.width) * drag.box.w, y: drag.box.y - (dy / r.height) * drag.box.h });
+    });
+    const end = () => { drag = null; setTimeout(() => { board.dragged = false; }, 0); };
+    root.addEventListener("pointerup", end);
+    root.addEventListener("pointercancel", end);
+    document.getElementById("zoom-in").addEventListener("click", () => zoom(0.8));
+    document.getElementById("zoom-out").addEventListener("click", () => zoom(1.25));
+    document.getElementById("zoom-reset").addEventListener("click", () => setBox(board.home));
+  }
+
+  async function loadShapes() {
+    const url = document.getElementById("board").dataset.shapesUrl;
+    const res = await api("GET", url);
+    if (!res.ok) { setText("board-note", "The board could not be drawn; the tables below show everything."); return; }
+    shapes = res.data;
+    buildBoard();
+    paintBoard();
+    if (view) renderForm();
+  }
+
+
+  // --- the actions panel: a form per legal action, the board to pick territories ---------------
+
+  const META = new Set(["leave", "concede", "vote_draw", "prefer"]);
+  const LABELS = { place: "Place armies", attack: "Attack", roll: "Roll", retreat: "Retreat", move_in: "Move in",
+    end_campaign: "End the campaign", end_turn: "End the turn", turn_in: "Turn in cards", leave: "Leave", concede: "Concede" };
+  let chosenType = null; // the spec type whose form is open
+  let choice = {}; // the form's choices so far
+  let specsKey = ""; // the legal actions the form was built for
+  let oddsTimer = null;
+
+  function specOf(type) {
+    return ((view && view.legal_actions) || []).find((s) => s.type === type) || null;
+  }
+
+  function numberField(label, value, lo, hi, onChange) {
+    const input = el("input", { type: "number", min: lo, max: hi, step: 1, value });
+    input.addEventListener("input", () => onChange(Number.parseInt(input.value, 10)));
+    return el("label", {}, `${label} (${lo}–${hi})`, input);
+  }
+
+  function selectField(label, values, value, onChange, blank) {
+    const select = el("select", {}, ...(blank ? [el("option", { value: "" }, blank)] : []),
+      ...values.map((v) => el("option", { value: v, selected: v === value }, v)));
+    select.addEventListener("change", () => onChange(select.value || null));
+    return el("label", {}, label, select);
+  }
+
+  function commit(label) {
+    const button = el("button", { type: "button", className: "primary" }, label);
+    button.addEventListener("click", () => {
+      const built = buildAction(specOf(chosenType) || { type: chosenType }, choice);
+      if (built.error) { showFormError(built.error); return; }
+      sendAction(built.action);
+    });
+    return button;
+  }
+
+  function showFormError(text) {
+    const result = document.getElementById("action-result");
+    result.className = "bad";
+    result.textContent = text;
+  }
+
+  function myHand() {
+    const mine = view && view.seats.find((s) => s.id === (view.turn ? view.turn.seat : view.you));
+    return (mine && mine.risk_hand) || [];
+  }
+
+  function defaultChoice(spec) {
+    const o = spec.options || {};
+    switch (spec.type) {
+      case "place": return { territory: null, armies: o.max };
+      case "roll": return { add: 0, until_decided: false };
+      case "move_in": return "max" in o ? { armies: o.max } : { armies: 0, source: null };
+      case "turn_in": return { cards: [], reward: (o.rewards || [])[0] };
+      case "attack": return { target: null, source: null, mode: "normal", armies: null };
+      default: return {};
+    }
+  }
+
+  function pickAttack(name) {
+    const o = specOf("attack").options;
+    if (o.targets[name]) {
+      choice.target = name;
+      const sources = o.targets[name];
+      if (!sources.includes(choice.source)) choice.source = sources[0];
+      if (!(o.modes[name] || []).includes(choice.mode)) choice.mode = "normal";
+      fitArmies();
+    } else if (choice.target && o.targets[choice.target].includes(name)) {
+      choice.source = name;
+      fitArmies();
+    }
+  }
+
+  function fitArmies() { // the most armies the chosen source and mode allow, as a start
+    const o = specOf("attack").options;
+    if (!choice.source) return;
+    if (choice.mode === "flanking") {
+      const sources = o.targets[choice.target];
+      if (!sources.includes(choice.source2)) choice.source2 = sources.find((s) => s !== choice.source) ?? choice.source;
+      choice.armies = flankMost(o.room, choice.source, choice.source2);
+    } else {
+      choice.armies = ((o.room[choice.source] || {})[choice.mode] || [1, 1])[1];
+    }
+  }
+
+  function boardMarks(spec) {
+    const marks = {};
+    if (!spec) return marks;
+    const o = spec.options || {};
+    if (spec.type === "place") {
+      for (const t of o.territories || []) marks[t] = "choice";
+      if (choice.territory) marks[choice.territory] = "picked";
+    } else if (spec.type === "attack") {
+      for (const t of Object.keys(o.targets || {})) marks[t] = "target";
+      if (choice.target) {
+        for (const s of o.targets[choice.target]) if (view.territories[s]) marks[s] = "choice";
+        if (choice.source && view.territories[choice.source]) marks[choice.source] = "source";
+        if (choice.mode === "flanking" && choice.source2 && view.territories[choice.source2]) marks[choice.source2] = "source";
+        marks[choice.target] = "picked";
+      }
+    }
+    return marks;
+  }
+
+  onTerritoryPick = (name) => {
+    const spec = specOf(chosenType);
+    if (!spec) return;
+    if (spec.type === "place" && (spec.options.territories || []).includes(name)) choice.territory = name;
+    else if (spec.type === "attack") pickAttack(name);
+    else return;
+    renderForm();
+  };
+
+  function formFor(spec) {
+    const o = spec.options || {};
+    const parts = [];
+    const redraw = (key) => (v) => { choice[key] = v; renderForm(); };
+    const keep = (key) => (v) => { choice[key] = v; };
+    switch (spec.type) {
+      case "place":
+        parts.push(selectField("Territory", o.territories || [], choice.territory, redraw("territory"), "— click the board —"),
+          numberField("Armies", choice.armies ?? o.max, 1, o.max, keep("armies")), commit("Place"));
+        break;
+      case "attack": {
+        parts.push(selectField("Target", Object.keys(o.targets || {}).sort(), choice.target, (v) => { pickAttack(v); renderForm(); }, "— click a red outline —"));
+        if (choice.target) {
+          const sources = o.targets[choice.target];
+          const defender = view.territories[choice.target];
+          parts.push(el("span", {}, `${choice.target}: ${defender ? `${defender.owner}, ${defender.armies} armies` : ""}`));
+          parts.push(selectField("From", sources, choice.source, (v) => { choice.source = v; fitArmies(); renderForm(); }));
+          parts.push(selectField("Mode", o.modes[choice.target] || ["normal"], choice.mode, (v) => { choice.mode = v; fitArmies(); renderForm(); }));
+          if (choice.mode === "flanking") {
+            parts.push(selectField("Second flank from", sources, choice.source2, (v) => { choice.source2 = v; fitArmies(); renderForm(); }));
+            const hi = flankMost(o.room, choice.source, choice.source2);
+            parts.push(numberField("Armies per flank", choice.armies, 2, hi, (v) => { choice.armies = v; askOdds(); }));
+          } else {
+            const [lo, hi] = (o.room[choice.source] || {})[choice.mode] || [1, 1];
+            parts.push(numberField("Armies", choice.armies, lo, hi, (v) => { choice.armies = v; askOdds(); }));
+          }
+          parts.push(el("span", { id: "attack-odds", className: "odds", role: "status", "aria-live": "polite" }, ""));
+          parts.push(commit("Attack"));
+        }
+        break;
+      }
+      case "roll": {
+        const until = el("input", { type: "checkbox", checked: Boolean(choice.until_decided) });
+        until.addEventListener("change", () => { choice.until_decided = until.checked; });
+        if (o.max_add) parts.push(numberField("Add armies", choice.add ?? 0, 0, o.max_add, keep("add")));
+        parts.push(el("label", {}, "Until decided", until), commit("Roll"));
+        break;
+      }
+      case "move_in":
+        if ("max" in o) parts.push(numberField("Armies to move in", choice.armies ?? o.max, o.min, o.max, keep("armies")));
+        else {
+          const sources = Object.keys(o.extra_from || {}).filter((k) => o.extra_from[k] > 0);
+          parts.push(el("span", {}, `${o.moving} move in; more from a neighbour?`));
+          if (sources.length) {
+            parts.push(selectField("Also from", sources, choice.source, redraw("source"), "nowhere"));
+            if (choice.source) parts.push(numberField("More armies", choice.armies ?? 0, 0, o.extra_from[choice.source], keep("armies")));
+          }
+        }
+        parts.push(commit("Move in"));
+        break;
+      case "turn_in": {
+        const hand = myHand();
+        const cards = el("div", { className: "card-pick", role: "group", "aria-label": "Your Risk cards" });
+        hand.forEach((card) => {
+          const box = el("input", { type: "checkbox", checked: choice.cards.includes(card) });
+          box.addEventListener("change", () => {
+            choice.cards = box.checked ? [...choice.cards, card] : choice.cards.filter((c) => c !== card);
+          });
+          cards.append(el("label", {}, box, card));
+        });
+        parts.push(cards, el("span", { className: "muted" }, `Sets: ${(o.sets || []).map((x) => x.join(" + ")).join("; ")}`));
+        parts.push(selectField("Reward", o.rewards || [], choice.reward, keep("reward")), commit("Turn in"));
+        break;
+      }
+      case "end_turn":
+        if (o.allies && o.allies.length) parts.push(selectField("Declare an ally", o.allies, choice.ally, keep("ally"), "no ally"));
+        parts.push(commit("End the turn"));
+        break;
+      case "retreat": case "end_campaign": case "leave": case "concede":
+        parts.push(commit(LABELS[spec.type]));
+        break;
+      default:
+        parts.push(...genericForm(spec));
+    }
+    return parts;
+  }
+
+  // Any other action: the fields of its template, each from the spec's options where they say.
+  function genericForm(spec) {
+    const o = spec.options || {};
+    const start = template(spec);
+    delete start.type;
+    // fields the template leaves out but the options offer: yes/no lists, and what o.now shows
+    const now = o.now && typeof o.now === "object" ? o.now : {};
+    for (const [key, value] of Object.entries(o)) {
+      if (key in start || !Array.isArray(value) || !value.length) continue;
+      if (value.every((x) => typeof x === "boolean")) start[key] = value[0];
+      else if (key in now) start[key] = value.includes(now[key]) ? now[key] : value[0];
+    }
+    if (!Object.keys(choice).length) Object.assign(choice, start);
+    const lists = Object.values(o).filter((v) => Array.isArray(v) && v.every((x) => typeof x !== "object"));
+    const maps = Object.values(o).filter((v) => v && typeof v === "object" && !Array.isArray(v));
+    const parts = [];
+    for (const [key, value] of Object.entries(start)) {
+      const from = lists.find((l) => l.includes(value)) || (maps.find((m) => value !== null && Object.hasOwn(m, value)) ? Object.keys(maps.find((m) => Object.hasOwn(m, value))) : null);
+      if (from && (typeof value === "string" || typeof value === "number")) {
+        parts.push(selectField(key, from.map(String), String(choice[key]), (v) => { choice[key] = from.find((x) => String(x) === v) ?? v; }));
+      } else if (typeof value === "number") {
+        const hi = typeof o.max === "number" ? o.max : 1000;
+        parts.push(numberField(key, choice[key], typeof o.min === "number" ? o.min : 0, hi, (v) => { choice[key] = v; }));
+      } else if (typeof value === "boolean") {
+        const box = el("input", { type: "checkbox", checked: Boolean(choice[key]) });
+        box.addEventListener("change", () => { choice[key] = box.checked; });
+        parts.push(el("label", {}, key, box));
+      } else {
+        const input = el("input", { type: "text", value: JSON.stringify(choice[key]), spellcheck: false });
+        input.addEventListener("change", () => { try { choice[key] = JSON.parse(input.value); } catch { showFormError(`${key}: not valid JSON`); } });
+        parts.push(el("label", {}, `${key} (JSON)`, input));
+      }
+    }
+    parts.push(commit(LABELS[spec.type] || spec.type.replace(/_/g, " ")));
+    return parts;
+  }
+
+  function askOdds() {
+    clearTimeout(oddsTimer);
+    const out = document.getElementById("attack-odds");
+    if (!out) return;
+    const built = buildAction(specOf("attack"), choice);
+    const defender = built.action && view.territories[built.action.target];
+    if (!built.action || !defender) { out.textContent = built.error || ""; return; }
+    out.textContent = "odds…";
+    const key = JSON.stringify(built.action);
+    oddsTimer = setTimeout(async () => {
+      const res = await api("POST", "/api/combat/risk/odds", oddsRequest(built.action, defender.armies));
+      const now = document.getElementById("attack-odds");
+      if (!now || JSON.stringify(buildAction(specOf("attack"), choice).action) !== key) return;
+      now.textContent = res.ok && typeof res.data.attacker_wins === "number"
+        ? `Win ${(100 * res.data.attacker_wins).toFixed(1)}% — you lose ${res.data.expected_attacker_losses.toFixed(1)}, they lose ${res.data.expected_defender_losses.toFixed(1)} on average`
+        : `No odds: ${errorText(res.data, res.status)}`;
+    }, 250);
+  }
+
+  function renderForm() {
+    const spec = specOf(chosenType);
+    const box = document.getElementById("action-form");
+    if (!spec) { box.replaceChildren(); markBoard(null); return; }
+    box.replaceChildren(el("h3", {}, LABELS[spec.type] || spec.type.replace(/_/g, " ")), ...formFor(spec));
+    if (board.svg) markBoard(boardMarks(spec));
+    if (spec.type === "attack") askOdds();
+    document.getElementById("action-json").value = JSON.stringify(buildAction(spec, choice).action || template(spec), null, 2);
+    setText("action-options", JSON.stringify(spec.options || {}, null, 2));
+  }
+
+  function chooseAction(type) {
+    chosenType = type;
+    choice = defaultChoice(specOf(type) || { type });
+    for (const b of document.querySelectorAll("#action-buttons button")) b.setAttribute("aria-pressed", String(b.dataset.type === type));
+    renderForm();
+  }
+
+  // --- the actions panel (templates for the Advanced JSON editor) ----------------------------------------------------------------------
 
   const first = (v) => (Array.isArray(v) ? v[0] : v && typeof v === "object" ? Object.keys(v)[0] : v);
 
@@ -313,22 +871,25 @@
     const specs = (view && view.legal_actions) || [];
     const buttons = specs.map((spec) => {
       const o = spec.options || {};
-      const label = o.ship ? `${spec.type} (${o.ship})` : spec.type;
-      const button = el("button", { type: "button" }, label);
-      button.addEventListener("click", () => {
-        document.getElementById("action-json").value = JSON.stringify(template(spec), null, 2);
-        setText("action-options", JSON.stringify(o, null, 2));
-        document.getElementById("action-json").focus();
-      });
+      const label = `${LABELS[spec.type] || spec.type.replace(/_/g, " ")}${o.ship ? ` (${o.ship})` : ""}`;
+      const button = el("button", { type: "button", dataset: { type: spec.type } }, label);
+      button.setAttribute("aria-pressed", String(spec.type === chosenType));
+      button.addEventListener("click", () => chooseAction(spec.type));
       return button;
     });
     document.getElementById("action-buttons").replaceChildren(...buttons);
+    const key = JSON.stringify(specs);
+    if (key !== specsKey) { // new choices: open the first real action's form again
+      specsKey = key;
+      const main = specs.find((s) => !META.has(s.type));
+      chooseAction(main ? main.type : null);
+    }
     let note;
     if (status === "open") note = "The game has not started.";
     else if (!game || !game.you) note = "You are watching. Sign in and take a seat (or join an allied army) to play.";
     else if (view && view.over) note = "The game is over.";
     else if (!specs.length) note = "Nothing for you to do now: the game waits for someone else.";
-    else note = "Pick an action to fill in a template, edit it, then Send.";
+    else note = "Choose an action; pick territories on the board or in the lists, then confirm.";
     setText("actions-note", note);
     document.getElementById("action-send").disabled = connection !== "live";
   }
@@ -342,6 +903,7 @@
     renderBattle();
     renderEvents();
     renderBoard();
+    paintBoard();
     renderFacts();
     renderActions();
   }
@@ -519,16 +1081,8 @@
     });
   }
 
-  document.getElementById("action-send").addEventListener("click", () => {
+  function sendAction(action) {
     const result = document.getElementById("action-result");
-    let action;
-    try {
-      action = JSON.parse(document.getElementById("action-json").value);
-    } catch (err) {
-      result.className = "bad";
-      result.textContent = `Not valid JSON: ${err.message}`;
-      return;
-    }
     const requestId = randomKey();
     const message = { type: "action", action, expected_version: version, idempotency_key: randomKey(), request_id: requestId };
     if (invite) message.invite = invite;
@@ -540,6 +1094,19 @@
     requests.set(requestId, action);
     result.className = "";
     result.textContent = `Sent ${action && action.type ? action.type : "action"} at version ${version}…`;
+  }
+
+  document.getElementById("action-send").addEventListener("click", () => {
+    const result = document.getElementById("action-result");
+    let action;
+    try {
+      action = JSON.parse(document.getElementById("action-json").value);
+    } catch (err) {
+      result.className = "bad";
+      result.textContent = `Not valid JSON: ${err.message}`;
+      return;
+    }
+    sendAction(action);
   });
 
   document.getElementById("notice-close").addEventListener("click", () => {
@@ -555,6 +1122,7 @@
   });
 
   setInterval(tickCountdowns, 1000);
+  loadShapes();
 
   // The first state over HTTP: a 404 says "no such game" without a socket round trip.
   if (!Number.isInteger(gameId) || gameId < 1) {

@@ -1,0 +1,81 @@
+"""The game page's event log in words (``eventText`` in game.js), run under Node.
+
+Every event random games make (as a seat and a spectator see them) gets a sentence of its own,
+with no "null", "true" or "undefined" in it; a few sentences are checked word for word.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+
+from risk.rules import apply, events_for, game_dice, new_game, pending_decisions
+from risk.rules.bots import RandomBot, decide
+from tests.frontend.test_game_js_patch import GAME_JS, _node
+
+RUNNER = """
+const events = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const out = events.map((e) => [Boolean(EVENT_TEXT[e.type]), eventText(e)]);
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def sentences(events: list[dict]) -> list[tuple[bool, str]]:
+    source = GAME_JS.read_text()
+    start = source.index("// [events start]")
+    end = source.index("// [events end]")
+    result = subprocess.run(
+        [_node(), "-e", source[start:end] + RUNNER], input=json.dumps(events),
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    return [tuple(x) for x in json.loads(result.stdout)]
+
+
+def test_every_event_of_random_games_reads_as_a_sentence():
+    events: dict[str, dict] = {}
+    for g in range(6):
+        rng = random.Random(g)
+        players = ["alice", "bob", "carol", "dave"][: 3 + g % 2]
+        state = new_game(players, seed=f"events-{g}")
+        for _ in range(1500):
+            decisions = pending_decisions(state)
+            if not decisions:
+                break
+            actor = rng.choice(decisions).player
+            state, made = apply(state, decide(RandomBot(rng), state, actor), game_dice(state))
+            for viewer in ("alice", None):
+                for event in events_for(state, made, viewer):
+                    event = dict(event)
+                    key = f"{event['type']}|{sorted(k for k, v in event.items() if v)}"
+                    events.setdefault(key, event)
+    got = sentences(list(events.values()))
+    for event, (known, text) in zip(events.values(), got, strict=True):
+        assert known, f"no sentence for {event['type']}: {event}"
+        assert "null" not in text and "true" not in text and "undefined" not in text, (event, text)
+        assert not text.startswith(event["type"].replace("_", " ") + ":"), (event, text)
+    assert len({e["type"] for e in events.values()}) >= 30
+
+
+def test_sentences_word_for_word():
+    got = sentences([
+        {"type": "placed", "seat": "alice", "territory": "Peru", "armies": 3},
+        {"type": "turn_started", "seat": "bob", "controller": "bob", "turn_number": 4, "round": 2,
+         "reinforcements": 5, "from_pot": True, "factory_armies": 0},
+        {"type": "turn_started", "seat": "bob", "controller": "carol", "turn_number": 4, "round": 2,
+         "reinforcements": 3, "from_pot": False, "factory_armies": 2},
+        {"type": "attack", "attacker": "bob", "defender": "carol", "target": "Ukraine",
+         "mode": "normal", "flanks": [["Scandinavia", 3]]},
+        {"type": "cut", "seat": "carol", "card": "Siberia", "armies": None},
+        {"type": "cut", "seat": "carol", "card": None, "armies": None},
+        {"type": "something_new", "seat": "carol", "count": 2},
+    ])  # fmt: skip
+    assert [text for _, text in got] == [
+        "alice places 3 on Peru",
+        "Turn 4, round 2: bob gets + 5 from the pot",
+        "Turn 4, round 2: bob (played by carol) gets 3 reinforcements, + 2 at factories",
+        "bob attacks Ukraine (carol) from Scandinavia (3)",
+        "carol cuts Siberia, nothing placed",
+        "carol cuts no card, nothing placed",
+        "something new: seat carol, count 2",
+    ]
