@@ -8,6 +8,7 @@ host.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -104,3 +105,31 @@ def test_the_nav_and_home_link_the_calculators_and_rules(client):
     for path in ("/", "/games"):
         html = page(client, path)
         assert 'href="/calculators/"' in html and 'href="/rules"' in html
+
+
+def test_the_rules_page_covers_the_game_and_the_servers_readings(client):
+    html = page(client, "/rules")
+    assert "<title>Fast Risk rules - Warboard</title>" in html
+    for anchor in ("setup", "turn", "battles", "ships", "allies", "coming-going", "decisions"):
+        assert f'id="{anchor}"' in html and f'href="#{anchor}"' in html
+    for word in ("Committed", "Flanking", "Mobilization bonus", "pirate", "poker", "R4)", "J6)"):
+        assert word in html
+    assert 'href="/calculators/risk"' in html
+    assert "<form" not in html  # a text page: nothing to fill in
+
+
+def test_the_rules_page_is_in_the_projects_own_words():
+    """No run of 12 words from the OCR'd rule text is copied onto the page."""
+    from tests.conftest import ROOT
+
+    source = ROOT.parent / "shared" / "rules" / "nautical-but-nice-fast-risk.txt"
+    if not source.exists():
+        source = Path("/work/shared/rules/nautical-but-nice-fast-risk.txt")
+    if not source.exists():
+        pytest.skip("the rule text is not on this machine")
+    words = re.findall(r"[a-z0-9']+", source.read_text().lower())
+    runs = {" ".join(words[i : i + 12]) for i in range(len(words) - 11)}
+    template = ROOT / "frontend" / "templates" / "frontend" / "rules.html"
+    ours = re.findall(r"[a-z0-9']+", re.sub(r"<[^>]+>", " ", template.read_text()).lower())
+    copied = [" ".join(ours[i : i + 12]) for i in range(len(ours) - 11)]
+    assert [run for run in copied if run in runs] == []
