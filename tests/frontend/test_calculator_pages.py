@@ -133,3 +133,14 @@ def test_the_rules_page_is_in_the_projects_own_words():
     ours = re.findall(r"[a-z0-9']+", re.sub(r"<[^>]+>", " ", template.read_text()).lower())
     copied = [" ".join(ours[i : i + 12]) for i in range(len(ours) - 11)]
     assert [run for run in copied if run in runs] == []
+
+
+@pytest.mark.parametrize("path", ALL_PAGES)
+def test_every_form_control_of_every_page_has_a_label(client, path):
+    assert unlabelled_controls(page(client, path)) == []
+
+
+def test_the_label_check_finds_a_control_without_a_label():
+    html = '<label for="a">A</label><input id="a"><label><input id="b"> B</label><select id="c">'
+    assert unlabelled_controls(html) == ['<select id="c">']
+    assert unlabelled_controls('<input type="hidden" name="x"><input id="d">') == ['<input id="d">']
