@@ -258,7 +258,13 @@ const Calc = (() => {
   }
   function defaults(form) {
     const out = {};
-    for (const node of controls(form)) out[node.name] = node.type === "checkbox" ? node.defaultChecked : node.defaultValue;
+    for (const node of controls(form)) {
+      if (node.type === "checkbox") out[node.name] = node.defaultChecked;
+      else if (node.tagName === "SELECT") {
+        const chosen = [...node.options].find((option) => option.defaultSelected) || node.options[0];
+        out[node.name] = chosen ? chosen.value : "";
+      } else out[node.name] = node.defaultValue;
+    }
     return out;
   }
   function types(form) {
