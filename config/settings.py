@@ -132,6 +132,8 @@ GAME_STALLED_SECONDS = env.int("GAME_STALLED_SECONDS", default=60)
 AI_DELAY_MS = env.int("AI_DELAY_MS", default=600)
 
 # --- Auth, i18n, static ---------------------------------------------------------------------
+# Django's auth views (password change) send a visitor who is not signed in to the sign-in page.
+LOGIN_URL = "/login"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

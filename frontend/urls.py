@@ -1,4 +1,5 @@
-from django.urls import path
+from django.contrib.auth import views as auth_views
+from django.urls import path, reverse_lazy
 
 from frontend.views import (
     AACalculatorView,
@@ -10,14 +11,66 @@ from frontend.views import (
     LoginView,
     RiskCalculatorView,
     RulesView,
+    SettingsView,
     WifCalculatorView,
 )
+
+#: Password change and reset by email are Django's own auth views, with the site's templates.
+ACCOUNT = "frontend/account"
 
 urlpatterns = [
     path("", HomeView.as_view(), name="home"),
     path("games", LobbyView.as_view(), name="lobby-page"),
     path("games/<id:game_id>", GameView.as_view(), name="game-page"),
     path("login", LoginView.as_view(), name="login-page"),
+    path("settings", SettingsView.as_view(), name="settings-page"),
+    path(
+        "account/password",
+        auth_views.PasswordChangeView.as_view(
+            template_name=f"{ACCOUNT}/password_change.html",
+            success_url=reverse_lazy("password-change-done"),
+        ),
+        name="password-change",
+    ),
+    path(
+        "account/password/done",
+        auth_views.PasswordChangeDoneView.as_view(
+            template_name=f"{ACCOUNT}/password_change_done.html"
+        ),
+        name="password-change-done",
+    ),
+    path(
+        "account/reset",
+        auth_views.PasswordResetView.as_view(
+            template_name=f"{ACCOUNT}/password_reset.html",
+            email_template_name="frontend/email/password_reset.txt",
+            subject_template_name="frontend/email/password_reset_subject.txt",
+            success_url=reverse_lazy("password-reset-done"),
+        ),
+        name="password-reset",
+    ),
+    path(
+        "account/reset/sent",
+        auth_views.PasswordResetDoneView.as_view(
+            template_name=f"{ACCOUNT}/password_reset_sent.html"
+        ),
+        name="password-reset-done",
+    ),
+    path(
+        "account/reset/<uidb64>/<token>",
+        auth_views.PasswordResetConfirmView.as_view(
+            template_name=f"{ACCOUNT}/password_reset_confirm.html",
+            success_url=reverse_lazy("password-reset-complete"),
+        ),
+        name="password_reset_confirm",
+    ),
+    path(
+        "account/reset/done",
+        auth_views.PasswordResetCompleteView.as_view(
+            template_name=f"{ACCOUNT}/password_reset_complete.html"
+        ),
+        name="password-reset-complete",
+    ),
     path("calculators/", CalculatorsView.as_view(), name="calculators"),
     path("calculators/aa", AACalculatorView.as_view(), name="calc-aa"),
     path("calculators/risk", RiskCalculatorView.as_view(), name="calc-risk"),

@@ -52,6 +52,13 @@ class LoginView(TemplateView):
     template_name = "frontend/login.html"
 
 
+class SettingsView(TemplateView):
+    """``/settings``: display name, email and mail preferences (``settings.js`` through
+    ``/api/auth/me``); links to the password change and reset pages (Django's auth views)."""
+
+    template_name = "frontend/settings.html"
+
+
 class CalculatorsView(TemplateView):
     """``/calculators/``: the list of combat calculators."""
 

@@ -294,7 +294,7 @@ def _common(game: Game, seat: Seat) -> dict[str, Any]:
         "game_name": str(game),
         "url": game_url(game),
         "name": _person(seat),
-        "preferences_url": f"{settings.SITE_URL.rstrip('/')}/api/auth/me",
+        "preferences_url": f"{settings.SITE_URL.rstrip('/')}/settings",
     }
 
 

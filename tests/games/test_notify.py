@@ -48,6 +48,8 @@ def test_your_turn_at_the_start_goes_to_each_person_with_the_deadline_and_link(
     assert "Nothing has happened since your last turn." in body
     assert f"Play: https://warboard.example.org/games/{game.pk}\n" in body
     assert "&" not in body and "&#" not in body  # plain text, never HTML-escaped
+    # The mail links to the settings page (it sent people to the raw API, issue 17).
+    assert "\nTurn them off in your settings: https://warboard.example.org/settings\n" in body
 
 
 def test_your_turn_summarises_what_happened_since_the_last_mail(alice, commits):

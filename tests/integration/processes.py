@@ -8,6 +8,7 @@ so a test can drop exactly theirs (``pg_terminate_backend``) and not its own.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -102,6 +103,10 @@ class Process:
             self.process.wait(timeout=15)
         except subprocess.TimeoutExpired:
             self.kill()
+        # A worker's pool children may outlive its main process by a moment, holding database
+        # connections; the test database could then not be dropped at the end of the run.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)
 
     def text(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
