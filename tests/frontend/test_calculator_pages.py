@@ -23,7 +23,8 @@ PAGES = {
         ["attack", "defense", "combat", "attacker_morale", "defender_morale", "attacking_units"],
     ),
 }
-ALL_PAGES = ["/", "/games", "/games/3", "/login", "/calculators/", "/rules", *PAGES]
+ALL_PAGES = ["/", "/games", "/games/3", "/login", "/settings", "/account/reset", "/calculators/"]
+ALL_PAGES += ["/rules", *PAGES]
 
 
 def page(client: Client, path: str) -> str:
