@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc as static files: /api/docs/ offline
     "channels",
     "games",
     "combat",
@@ -221,6 +222,10 @@ SPECTACULAR_SETTINGS = {
     # not be blank has minLength 1.
     "PARSER_WHITELIST": ["config.parsers.JSONParser", "rest_framework.parsers.JSONParser"],
     "ENFORCE_NON_BLANK_FIELDS": True,
+    # /api/docs/ loads Swagger UI from this server's static files, never a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- Email ----------------------------------------------------------------------------------

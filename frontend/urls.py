@@ -2,13 +2,19 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from frontend.views import (
+    AACalculatorView,
+    CalculatorsView,
+    France1944CalculatorView,
     GameView,
     HomeView,
     LobbyView,
     LoginView,
     ReplayView,
+    RiskCalculatorView,
+    RulesView,
     SettingsView,
     VerifyView,
+    WifCalculatorView,
     board_shapes,
 )
 
@@ -71,4 +77,10 @@ urlpatterns = [
     ),
     path("verify", VerifyView.as_view(), name="verify-page"),
     path("games/<id:game_id>/replay", ReplayView.as_view(), name="replay-page"),
+    path("calculators/", CalculatorsView.as_view(), name="calculators"),
+    path("calculators/aa", AACalculatorView.as_view(), name="calc-aa"),
+    path("calculators/risk", RiskCalculatorView.as_view(), name="calc-risk"),
+    path("calculators/wif", WifCalculatorView.as_view(), name="calc-wif"),
+    path("calculators/france-1944", France1944CalculatorView.as_view(), name="calc-france-1944"),
+    path("rules", RulesView.as_view(), name="rules-page"),
 ]

@@ -4,12 +4,30 @@ No view here reads the database: the pages are shells that their scripts fill fr
 ``/api/...`` and ``/ws/games/<id>/``, so nothing hidden can leak through a rendered page.
 """
 
+from typing import Any
+
 from django.http import Http404, JsonResponse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 from django.views.generic import TemplateView
 
+from combat.axis_allies.editions import available_editions, load_edition
 from risk.rules.board_map import MapError, load_board_shapes
+
+# Every unit of any edition, the revised edition's order first (the A&A form's rows).
+AA_UNITS = list(
+    dict.fromkeys(name for key in ("revised", "classic") for name in load_edition(key).units)
+)
+# The A&A ``rules`` values with what they mean (combat.axis_allies.rules).
+AA_RULES = [
+    ("dice", "Dice: every unit rolls"),
+    ("lowluck", "Low Luck: hits are the total / 6, the remainder rolled on one die"),
+    ("chess", "A&A Chess (orthodox): no dice, remainders ignored"),
+    ("chess-ryof", "A&A Chess RYOF: roll your own fraction"),
+    ("chess-ryof6", "A&A Chess RYOF<6: every remainder rolled"),
+    ("chess-cof", "A&A Chess COF: carry over the fraction (no dice)"),
+    ("chess-cof-r", "A&A Chess COF+R: carry over, roll the last fraction"),
+]
 
 
 class HomeView(TemplateView):
@@ -71,3 +89,46 @@ def board_shapes(request, name: str):
         return JsonResponse(load_board_shapes(name))
     except MapError:
         raise Http404("no such board") from None
+
+
+class CalculatorsView(TemplateView):
+    """``/calculators/``: the list of combat calculators."""
+
+    template_name = "frontend/calculators.html"
+
+
+class AACalculatorView(TemplateView):
+    """``/calculators/aa``: Axis & Allies odds (dice, Low Luck, the A&A Chess variants)."""
+
+    template_name = "frontend/calc_aa.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["units"] = AA_UNITS
+        context["rules"] = AA_RULES
+        context["editions"] = available_editions()
+        return context
+
+
+class RiskCalculatorView(TemplateView):
+    """``/calculators/risk``: Fast Risk battle odds (normal, committed, flanking, naval)."""
+
+    template_name = "frontend/calc_risk.html"
+
+
+class WifCalculatorView(TemplateView):
+    """``/calculators/wif``: World in Flames option 27, the 2d10 Land CRT."""
+
+    template_name = "frontend/calc_wif.html"
+
+
+class France1944CalculatorView(TemplateView):
+    """``/calculators/france-1944``: France 1944's revised combat table."""
+
+    template_name = "frontend/calc_france_1944.html"
+
+
+class RulesView(TemplateView):
+    """``/rules``: Fast Risk's rules in the project's words."""
+
+    template_name = "frontend/rules.html"
