@@ -1,5 +1,5 @@
 # The two set-up commands (README): `make run` serves, `make test` runs the whole suite.
-.PHONY: run test test-quick lint bench bench-load
+.PHONY: run test test-quick lint bench bench-load screenshots
 
 run:
 	@scripts/bootstrap.sh
@@ -36,3 +36,11 @@ bench:
 bench-load:
 	@scripts/bootstrap.sh bench
 	@.venv/bin/python bench/load.py $(LOAD_ARGS)
+
+# The README's screenshots (docs/screenshots/*.png, 1280x800): Playwright and Debian's Chromium
+# against the embedded server, which the script starts itself (or give a running one with
+# `make screenshots SHOTS_ARGS="--url http://127.0.0.1:8000"`). It plays a game with the hints
+# until its seat is asked for a poker decision: a minute or a few.
+screenshots:
+	@scripts/bootstrap.sh test
+	@.venv/bin/python scripts/screenshots.py $(SHOTS_ARGS)

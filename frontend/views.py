@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 from django.views.generic import TemplateView
 
 from combat.axis_allies.editions import available_editions, load_edition
-from risk.rules.board_map import MapError, load_board_shapes
+from risk.rules.board_map import MapError, load_board_shapes, load_map
 
 # Every unit of any edition, the revised edition's order first (the A&A form's rows).
 AA_UNITS = list(
@@ -84,11 +84,16 @@ def board_shapes(request, name: str):
 
     Static data from ``combat/data/<name>-risk-board.json`` (territory shapes, ocean stations),
     the same for every game and viewer: no game data, so the game page itself stays empty.
+    ``cards`` adds each territory's Risk card symbol from the map (``combat/data/<name>-risk-
+    map.json``): a view names a Risk card by its territory only, and the hand is drawn with the
+    symbol that makes sets (forms_cards.js).
     """
     try:
-        return JsonResponse(load_board_shapes(name))
+        shapes = load_board_shapes(name)
+        symbols = {t: data.card for t, data in load_map(name).territories.items()}
     except MapError:
         raise Http404("no such board") from None
+    return JsonResponse({**shapes, "cards": symbols})
 
 
 class CalculatorsView(TemplateView):

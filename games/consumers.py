@@ -10,6 +10,11 @@ Client -> server:
   ``POST /api/games/{id}/actions`` does (same service, same validation, same throttle).
   Answered by ``ack`` or ``error``.
 - ``{"type": "state"}`` asks for the current state again (a ``state`` message).
+- ``{"type": "chat", "text": "..."}`` writes a line in the game's chat
+  (``games.services.chat``: seated players only, plain text of 1-500 characters, rate-limited).
+  Answered by ``{"type": "ack", "request_id", "id"}`` (the line's id) or ``error``: 403
+  ``spectators_read_only`` for a spectator or an anonymous socket, 400 ``invalid`` field
+  ``text``, 429 ``throttled`` with ``retry_after``.
 - ``{"type": "ping"}`` is answered by ``{"type": "pong"}``.
 
 Server -> client:
@@ -46,6 +51,9 @@ Server -> client:
   (``games.services.access``). Its invite token goes in the URL, ``/ws/games/<id>/?invite=<t>``;
   an action message may carry ``invite`` too, else the URL's is sent with it (a newcomer's
   'join' of a private game needs it).
+- ``{"type": "chat", "id", "author", "seat", "text", "at"}``: a chat line, to every socket
+  of the game once its transaction has committed. A client that reconnects reads the lines it
+  missed from ``GET /api/games/{id}/chat?after=<last id it has>``.
 - Other one-off notices (``games.services.broadcast.notice``, e.g. a deadline reminder) pass
   through as sent.
 
@@ -87,7 +95,15 @@ from config.exceptions import (
     api_exception_handler,
     error_body,
 )
-from games.services import broadcast, notify, presence, reading, selectors, submissions
+from games.services import (
+    broadcast,
+    chat,
+    notify,
+    presence,
+    reading,
+    selectors,
+    submissions,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -154,7 +170,7 @@ async def _is_authenticated(user: Any) -> bool:
 CLOSE_BAD_TOKEN = 4401
 CLOSE_NOT_FOUND = 4404
 #: The message types a client may send.
-MESSAGE_TYPES = ("action", "ping", "state")
+MESSAGE_TYPES = ("action", "chat", "ping", "state")
 #: Seconds between presence refreshes of one socket. Any message received refreshes it, at most
 #: this often: well inside ``presence.PRESENCE_TTL`` (180 s), without a cache round trip (four on
 #: Redis, with the lock) for every action of a fast client.
@@ -287,6 +303,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 )  # fmt: skip
             handler = {
                 "action": self.handle_action,
+                "chat": self.handle_chat,
                 "ping": self.handle_ping,
                 "state": self.handle_state,
             }.get(kind)
@@ -319,6 +336,14 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         # A 'join' action gave the user a seat: from now on they hear that seat's updates.
         if self.position is None and await self.regroup():
             await self.send_state()
+
+    async def handle_chat(self, content: dict[str, Any], request_id: Any) -> None:
+        """A chat line: the service checks the seat, the text and the rate, saves it, and
+        pushes it to the game after the commit (this socket hears it too, after the ack)."""
+        if "text" not in content:
+            raise ApplicationError("a chat message has a 'text'", code="required", field="text")
+        line = await post_chat(self.game_id, self.user, content["text"], self.invite)
+        await self.reply("ack", request_id, {"id": line["id"]})
 
     async def handle_ping(self, content: dict[str, Any], request_id: Any) -> None:
         await self.reply("pong", request_id, {})
@@ -538,3 +563,8 @@ def submit_action(game_id: int, user: Any, data: dict[str, Any]) -> dict[str, An
     # cannot double its rate by splitting actions between the socket and the API.
     submissions.check_action_rate(user.pk)
     return submissions.action_submit(game_id=game_id, user=user, **data)
+
+
+@database_sync_to_async
+def post_chat(game_id: int, user: Any, text: Any, invite: str | None) -> dict[str, Any]:
+    return chat.post_message(game_id=game_id, user=user, text=text, invite=invite)

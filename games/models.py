@@ -306,3 +306,25 @@ class Deadline(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seat} {self.kind} due {self.due_at:%Y-%m-%d %H:%M}"
+
+
+class ChatMessage(models.Model):
+    """One line of a game's chat (plain text, never markup): who wrote it and from which seat.
+
+    ``seat`` is the author's seat id in the rules state when they wrote it (their colour on the
+    page), kept as text so the line still names it after the seat changes hands."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+    )
+    seat = models.CharField(max_length=150, blank=True, help_text="The author's seat id, or ''.")
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("game", "id")
+        indexes = [models.Index(fields=("game", "id"), name="games_chat_game_id")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.author_id}: {self.text[:40]}"

@@ -213,6 +213,8 @@ def build() -> dict:
         "territories": territories,
         "links": links,
         "oceans": oceans,
+        # the sea lanes as the map has them, so the drawn board shows the boat lengths ships sail
+        "lanes": [[a, b, length] for a, b, length in board.lanes],
     }
     validate_board_shapes(doc, board, source="<generated>")
     return doc

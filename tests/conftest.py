@@ -53,9 +53,23 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
     with django_db_blocker.unblock():
         for connection in connections.all(initialized_only=True):
+            if connection.vendor == "postgresql":
+                _end_other_sessions(connection)
             close_pool = getattr(connection, "close_pool", None)
             if close_pool is not None:
                 close_pool()
+
+
+def _end_other_sessions(connection) -> None:
+    """End sessions on the test database that servers started by the tests (daphne, Celery
+    workers of the integration tests) left behind when they were killed: their backends can
+    outlive the process by a moment, and a database with sessions cannot be dropped."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    connection.close()
 
 
 @pytest.fixture(autouse=True)

@@ -44,8 +44,10 @@ OPERATIONS = {
     "games_bots",
     "games_start",
     "games_events",
+    "games_chat",
     "games_actions",
     "games_replay",
+    "games_replay_board",
     "games_hint",
 }
 
@@ -165,8 +167,10 @@ def test_a_new_game_states_its_ranges_and_every_rules_option(schema):
 
 
 def test_a_game_list_filter_is_one_of_the_statuses(schema):
-    (status,) = operations(schema)["games_list"]["parameters"]
-    assert set(status["schema"]["enum"]) == set(Game.Status.values)
+    params = {p["name"]: p for p in operations(schema)["games_list"]["parameters"]}
+    assert set(params) == {"status", "mine", "waiting", "joinable"}
+    assert set(params["status"]["schema"]["enum"]) == set(Game.Status.values)
+    assert params["waiting"]["schema"]["enum"] == ["me"]
     assert "400" in operations(schema)["games_list"]["responses"]
 
 

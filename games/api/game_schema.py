@@ -86,5 +86,12 @@ class GameDetailOut(GameSummaryOut):
                                          required=False)  # fmt: skip
 
 
+class GameListItemOut(GameSummaryOut):
+    allies = serializers.ListField(
+        child=serializers.CharField(), required=False,
+        help_text="With joinable=true: the allied armies the caller may take over (a 'join').",
+    )  # fmt: skip
+
+
 class GameListOut(serializers.Serializer):
-    games = GameSummaryOut(many=True)
+    games = GameListItemOut(many=True)

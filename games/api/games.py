@@ -28,13 +28,24 @@ from games.api.action_schema import action_component
 from games.api.game_schema import GameDetailOut, GameListOut
 from games.api.throttles import HintThrottle
 from games.models import AI_LEVELS, MAX_SEATS, MIN_SEATS, Game
-from games.services import access, advice, lobby, reading, selectors, submissions
+from games.services import (
+    access,
+    advice,
+    chat,
+    listing,
+    lobby,
+    reading,
+    selectors,
+    submissions,
+)
 from risk.rules import Options
 from risk.rules.board_map import map_names
 
 ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer,
           404: ErrorSerializer, 409: ErrorSerializer}  # fmt: skip
 GAME = OpenApiTypes.OBJECT
+#: The values a boolean query parameter takes (as a browser and the schema write them).
+BOOLEANS = ["true", "false"]
 #: How a private game is read: its invite token as ``?invite=`` (``games.services.access``).
 INVITE = OpenApiParameter(
     "invite", str, required=False,
@@ -117,22 +128,50 @@ class GameListApi(APIView):
     @extend_schema(
         summary="List games: public games, and the private games the caller sits in or created",
         operation_id="games_list",
-        description="Other private games are never listed (not even for staff).",
-        parameters=[OpenApiParameter("status", str, enum=Game.Status.values, required=False)],
+        description=(
+            "Other private games are never listed (not even for staff). The filters narrow "
+            "that list and combine with each other and with status: mine=true the games where "
+            "the caller holds a seat (not one they left); waiting=me the running games where a "
+            "pending decision is the caller's; joinable=true the running public games where "
+            "the engine offers the caller a 'join' (a live allied army to take over), each "
+            "with 'allies', the armies on offer. mine and waiting list nothing for a visitor. "
+            "400 invalid naming the parameter for any other value."
+        ),
+        parameters=[
+            OpenApiParameter("status", str, enum=Game.Status.values, required=False),
+            OpenApiParameter("mine", bool, required=False,
+                             description="true: only games where the caller holds a seat."),
+            OpenApiParameter("waiting", str, enum=["me"], required=False,
+                             description="me: only running games waiting on the caller."),
+            OpenApiParameter("joinable", bool, required=False,
+                             description="true: only running public games with an allied "
+                             "army the caller may take over."),
+        ],
         responses={200: GameListOut, 400: ErrorSerializer},
-    )
+    )  # fmt: skip
     def get(self, request: Request) -> Response:
         games = access.listed_for(request.user)
-        wanted = request.query_params.get("status")
+        wanted = _query_choice(request, "status", Game.Status.values)
         if wanted is not None:
-            if wanted not in Game.Status.values:
-                raise ApplicationError(
-                    "no such game status", code="invalid_choice", field="status",
-                    allowed=Game.Status.values,
-                )  # fmt: skip
             games = games.filter(status=wanted)
-        games = games.select_related("creator").prefetch_related("seats__user__profile")[:100]
-        return Response({"games": [reading.game_summary(g, list(g.seats.all())) for g in games]})
+        if _query_choice(request, "mine", BOOLEANS) == "true":
+            games = listing.mine(games, request.user)
+        waiting = _query_choice(request, "waiting", ["me"]) == "me"
+        joinable = _query_choice(request, "joinable", BOOLEANS) == "true"
+        games = games.select_related("creator").prefetch_related("seats__user__profile")
+        allies: dict[int, list[str]] = {}
+        if waiting:
+            games = games.filter(pk__in=[g.pk for g in listing.waiting_on(games, request.user)])
+        if joinable:
+            allies = {g.pk: a for g, a in listing.joinable(games, request.user)}
+            games = games.filter(pk__in=list(allies))
+        out = []
+        for game in games[: listing.LIMIT]:
+            summary = reading.game_summary(game, list(game.seats.all()))
+            if game.pk in allies:
+                summary["allies"] = allies[game.pk]
+            out.append(summary)
+        return Response({"games": out})
 
     @extend_schema(
         summary="Create a game; the creator takes the first seat",
@@ -249,6 +288,16 @@ class StartApi(APIView):
         return Response(reading.game_detail(game, request.user))
 
 
+def after_param(description: str) -> OpenApiParameter:
+    """The ``after`` query parameter of a paged read (the log, the chat): an id, 0 by default."""
+    return OpenApiParameter(
+        "after",
+        {"type": "integer", "minimum": 0, "maximum": ID_MAX},
+        required=False,
+        description=description,
+    )
+
+
 class EventsApi(APIView):
     permission_classes = [permissions.AllowAny]
 
@@ -262,12 +311,7 @@ class EventsApi(APIView):
         ),
         parameters=[
             GAME_ID,
-            OpenApiParameter(
-                "after",
-                {"type": "integer", "minimum": 0, "maximum": ID_MAX},
-                required=False,
-                description="The last entry already read; default 0.",
-            ),
+            after_param("The last entry already read; default 0."),
             INVITE,
         ],
         responses={200: GAME, 400: ErrorSerializer, 404: ErrorSerializer},
@@ -276,6 +320,47 @@ class EventsApi(APIView):
         after_n = _query_count(request, "after")
         game = selectors.game_for(game_id, request.user, invite=_invite(request))
         return Response(reading.log_for(game, request.user, after_n))
+
+
+class ChatApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="The game's chat: the newest 100 lines after line N, oldest first",
+        operation_id="games_chat",
+        description=(
+            "Readable by whoever may read the game (as GET events); lines are written over the "
+            "game socket ({\"type\": \"chat\", \"text\": ...}) by seated players only. A client "
+            "asks with after=<the last id it holds> after a reconnect, so no line is lost. "
+            + NOT_FOUND
+        ),
+        parameters=[
+            GAME_ID,
+            after_param("The id of the last line already read; default 0 (from the start)."),
+            INVITE,
+        ],
+        responses={
+            200: inline_serializer("ChatPage", {
+                "after": serializers.IntegerField(),
+                "last": serializers.IntegerField(help_text="The id to ask after next time."),
+                "messages": inline_serializer("ChatLine", {
+                    "type": serializers.ChoiceField(choices=["chat"]),
+                    "id": serializers.IntegerField(),
+                    "author": serializers.CharField(help_text="The author's username."),
+                    "seat": serializers.CharField(
+                        help_text="The rules seat the author played, '' before the start."
+                    ),
+                    "text": serializers.CharField(help_text="Plain text, never markup."),
+                    "at": serializers.DateTimeField(),
+                }, many=True),
+            }),
+            400: ErrorSerializer, 404: ErrorSerializer,
+        },
+    )  # fmt: skip
+    def get(self, request: Request, game_id: int) -> Response:
+        after_id = _query_count(request, "after")
+        game = selectors.game_for(game_id, request.user, invite=_invite(request))
+        return Response(chat.messages_after(game, after_id))
 
 
 class ActionsApi(APIView):
@@ -399,6 +484,20 @@ def _query_count(request: Request, name: str) -> int:
         return serializers.IntegerField(min_value=0, max_value=ID_MAX).run_validation(raw)
     except serializers.ValidationError as exc:
         raise serializers.ValidationError({name: exc.detail}) from exc
+
+
+def _query_choice(request: Request, name: str, allowed: list[str]) -> str | None:
+    """A query parameter that is one of ``allowed``, given at most once (None when absent)."""
+    values = request.query_params.getlist(name)
+    if not values:
+        return None
+    if len(values) > 1:
+        raise ApplicationError(f"give {name} once", code="invalid", field=name)
+    if values[0] not in allowed:
+        raise ApplicationError(
+            f"not a valid {name}", code="invalid_choice", field=name, allowed=allowed
+        )
+    return values[0]
 
 
 def _invite(request: Request) -> str | None:

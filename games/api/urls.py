@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from games.api import games
+from games.api import games, replays
 
 urlpatterns = [
     path("auth/", include("games.api.accounts")),
@@ -13,7 +13,13 @@ urlpatterns = [
     path("games/<id:game_id>/bots", games.BotsApi.as_view(), name="game-bots"),
     path("games/<id:game_id>/start", games.StartApi.as_view(), name="game-start"),
     path("games/<id:game_id>/events", games.EventsApi.as_view(), name="game-events"),
+    path("games/<id:game_id>/chat", games.ChatApi.as_view(), name="game-chat"),
     path("games/<id:game_id>/actions", games.ActionsApi.as_view(), name="game-actions"),
     path("games/<id:game_id>/replay", games.ReplayApi.as_view(), name="game-replay"),
+    path(
+        "games/<id:game_id>/replay/board",
+        replays.ReplayBoardApi.as_view(),
+        name="game-replay-board",
+    ),
     path("games/<id:game_id>/hint", games.HintApi.as_view(), name="game-hint"),
 ]

@@ -112,6 +112,17 @@ def action_committed(committed: Committed) -> None:
         logger.exception("game %s: push of action %s failed", game.pk, committed.log.sequence)
 
 
+def chat(game_id: int, positions: list[int], message: dict[str, Any]) -> None:
+    """A chat line to every socket of the game: each listed seat's group and the public one
+    (called after the commit by ``games.services.chat``). A private game's public group holds
+    only sockets that passed ``access`` on connect."""
+    groups = [seat_group(game_id, p) for p in positions] + [public_group(game_id)]
+    try:
+        async_to_sync(_send_all)([(group, message) for group in groups])
+    except Exception:  # the line is saved: a client that missed the push reads it from the API
+        logger.exception("game %s: push of chat line %s failed", game_id, message.get("id"))
+
+
 def notice(game_id: int, position: int, message: dict[str, Any]) -> None:
     """A one-off message to one seat's sockets (a deadline reminder, say)."""
     async_to_sync(_send_all)([(seat_group(game_id, position), message)])

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 
 from games.models import Deadline, Game, Seat
-from games.services import broadcast, presence
+from games.services import broadcast, lobby_feed, presence
 from games.services.queue import enqueue
+from risk.rules import GameState
 
 if TYPE_CHECKING:
     from games.services.play import Committed
@@ -30,8 +31,37 @@ logger = logging.getLogger(__name__)
 
 def after_commit(committed: Committed, *, kick: bool = True) -> None:
     """Run ``dispatch(committed)`` once the caller's transaction commits. ``kick``: start the
-    driver if the server must answer a decision (False from the driver itself, which loops)."""
+    driver if the server must answer a decision (False from the driver itself, which loops).
+    A change the lobby shows (``lobby_changed``) is noted for its feed in the same commit."""
     transaction.on_commit(lambda: dispatch(committed, kick=kick))
+    if lobby_changed(committed):
+        lobby_feed.changed(committed.game.pk, public=committed.game.public)
+
+
+#: Actions that free or take an allied army: the lobby's "Take over" offers change.
+SEATING_ACTIONS = frozenset({"join", "leave", "concede"})
+
+
+def lobby_changed(committed: Committed) -> bool:
+    """Whether the lobby's lists change with this commit: the start (sequence 0), the end (or
+    any status but running), someone joining or leaving, or the turn passing to another seat or
+    controller. Not every action: most leave the turn where it was, and the lobby's feed stays
+    off their push budget (tests/integration/test_push_commands.py)."""
+    game = committed.game
+    if not game.public:
+        return False
+    if committed.log.sequence == 0 or game.status != Game.Status.RUNNING:
+        return True
+    if committed.log.action.get("type") in SEATING_ACTIONS:
+        return True
+    return _turn_key(committed.before) != _turn_key(committed.after)
+
+
+def _turn_key(state: GameState) -> tuple[str, str] | str | None:
+    """Who holds the turn (a seat and who plays it), "contest" during an ally contest."""
+    if state.turn is not None:
+        return (state.turn.seat, state.turn.controller)
+    return "contest" if state.contest is not None else None
 
 
 def dispatch(committed: Committed, *, kick: bool = True) -> None:

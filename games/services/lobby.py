@@ -28,7 +28,7 @@ from games.models import (
     Seat,
     is_reserved_name,
 )
-from games.services import access, clock, dispatch, selectors, snapshots
+from games.services import access, clock, dispatch, lobby_feed, selectors, snapshots
 from games.services.play import Committed, game_lock
 from games.services.seeds import engine_seed
 from risk.rules import Options, new_game
@@ -110,6 +110,7 @@ def game_create(
             game=game, position=0, user=creator, player=creator.get_username(),
             client_seed=client_seed,
         )  # fmt: skip
+        lobby_feed.changed(game.pk, public=game.public)
     return game
 
 
@@ -203,6 +204,7 @@ def game_join(*, game_id: int, user: Any, invite: str = "", client_seed: str = "
                                  field="invite")  # fmt: skip
         _check_name(user)
         position = _free_position(game)
+        lobby_feed.changed(game.pk, public=game.public)
         return Seat.objects.create(
             game=game, position=position, user=user, player=user.get_username(),
             client_seed=client_seed,
@@ -234,6 +236,7 @@ def game_leave(*, game_id: int, user: Any) -> None:
         seat = game.seats.filter(user=user).first()
         if seat is None:
             raise ConflictError("you hold no seat in this game", code="not_seated")
+        lobby_feed.changed(game.pk, public=game.public)
         if game.creator_id == user.pk:
             game.delete()  # the creator leaving an unstarted game cancels it
             return
@@ -251,6 +254,7 @@ def game_fill_with_bots(*, game_id: int, user: Any) -> list[Seat]:
             for p in range(game.seat_count)
             if p not in taken
         ]
+        lobby_feed.changed(game.pk, public=game.public)
         return Seat.objects.bulk_create(bots)
 
 

@@ -119,6 +119,13 @@ class VerifyReport:
 
 def game_verify(game: Game) -> VerifyReport:
     """Check a finished game of this server from its rows; ``ConflictError`` while it runs."""
+    return verify_replay(game_replay_data(game))
+
+
+def game_replay_data(game: Game, *, with_final_state: bool = True) -> ReplayData:
+    """A finished game's rows as ``ReplayData`` (also what the board replay replays);
+    ``ConflictError`` ``not_over`` while it runs: its seed stays secret until the end.
+    ``with_final_state=False`` skips loading the stored board (only a check compares it)."""
     if game.status != Game.Status.FINISHED:
         raise ConflictError(
             f"game {game.pk} is {game.status}: its seed stays secret until the game is over",
@@ -129,20 +136,20 @@ def game_verify(game: Game) -> VerifyReport:
         Entry(e.sequence, e.action, e.events, e.context, e.rolls)
         for e in ActionLog.objects.filter(game=game).order_by("sequence")
     ]
-    started = snapshots.load_if_started(game)
-    final = to_dict(started) if started is not None else None
-    return verify_replay(
-        ReplayData(
-            game_id=game.pk,
-            server_seed=game.server_seed,
-            seed_commitment=game.seed_commitment,
-            client_seeds=[s.client_seed for s in seats],
-            players=[s.player for s in seats],
-            options=dict(game.options),
-            entries=entries,
-            result=dict(game.result) if game.result else None,
-            final_state=final,
-        )
+    final = None
+    if with_final_state:
+        started = snapshots.load_if_started(game)
+        final = to_dict(started) if started is not None else None
+    return ReplayData(
+        game_id=game.pk,
+        server_seed=game.server_seed,
+        seed_commitment=game.seed_commitment,
+        client_seeds=[s.client_seed for s in seats],
+        players=[s.player for s in seats],
+        options=dict(game.options),
+        entries=entries,
+        result=dict(game.result) if game.result else None,
+        final_state=final,
     )
 
 

@@ -599,7 +599,9 @@ def validate_board_shapes(raw: Any, board: BoardMap, *, source: str = "<data>") 
     ``shape-unknown``), every point is inside the view box (``shape-outside``), a polygon has
     at least three points (``bad-shape``); every ocean and station of the map is placed once and
     nothing else (``ocean-missing``, ``ocean-unknown``, ``station-missing``, ``station-unknown``);
-    links join adjacent territories (``bad-link``).
+    links join adjacent territories (``bad-link``); every sea lane of the map is drawn once with
+    its boat lengths and nothing else (``lane-missing``, ``lane-unknown``, ``lane-duplicate``,
+    ``bad-lane``), so the board a player reads distances from is the map the engine sails by.
     """
     check = _Checker(source)
     if not isinstance(raw, dict):
@@ -675,6 +677,32 @@ def validate_board_shapes(raw: Any, board: BoardMap, *, source: str = "<data>") 
     for key in board.stations:
         if key not in placed:
             raise check.fail("station-missing", f"station {key!r} is not drawn")
+
+    _check_drawn_lanes(check, check.get(raw, "lanes", list, "the board"), board)
+
+
+def _check_drawn_lanes(check: _Checker, drawn: list[Any], board: BoardMap) -> None:
+    """Each drawn lane ``[station, station, boat lengths]`` is one lane of the map (either way
+    round), with the map's length; each map lane is drawn exactly once."""
+    lengths = {frozenset((a, b)): length for a, b, length in board.lanes}
+    seen: set[frozenset[str]] = set()
+    for lane in drawn:
+        if not (isinstance(lane, list) and len(lane) == 3 and isinstance(lane[2], int)):
+            raise check.fail("bad-lane", f"drawn lane {lane!r} is not [station, station, length]")
+        a, b, length = lane
+        pair = frozenset((a, b)) if isinstance(a, str) and isinstance(b, str) else frozenset()
+        if pair not in lengths:
+            raise check.fail("lane-unknown", f"drawn lane {a!r}-{b!r} is not a lane of the map")
+        if pair in seen:
+            raise check.fail("lane-duplicate", f"drawn lane {a!r}-{b!r} is given twice")
+        if length != lengths[pair]:
+            raise check.fail(
+                "bad-lane", f"drawn lane {a!r}-{b!r} is {length} long; the map says {lengths[pair]}"
+            )
+        seen.add(pair)
+    for a, b, _length in board.lanes:
+        if frozenset((a, b)) not in seen:
+            raise check.fail("lane-missing", f"lane {a!r}-{b!r} is not drawn")
 
 
 @cache

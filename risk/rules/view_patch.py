@@ -2,7 +2,7 @@
 
 ``view_patch(before, after)`` returns the operations that turn ``before`` into ``after``;
 ``apply_patch(doc, ops)`` applies them (the server uses it only in tests; the browser has its own
-copy in ``frontend/static/frontend/game.js``). The subset used:
+copy in ``frontend/static/frontend/patch.js``). The subset used:
 
 - ``{"op": "add", "path", "value"}``: a key ``after`` has and ``before`` lacks;
 - ``{"op": "remove", "path"}``: a key ``before`` has and ``after`` lacks;

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
 
 from tests.frontend.browser import PASSWORD, Site, chromium_path
@@ -59,7 +61,8 @@ def sign_in(page, username: str) -> None:
     page.get_by_label("Username").first.fill(username)
     page.get_by_label("Password").first.fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url("**/games")
+    # the lobby itself, not /login?next=/games (a glob "**/games" matches both)
+    page.wait_for_url(lambda url: urlsplit(url).path == "/games")
 
 
 @pytest.fixture

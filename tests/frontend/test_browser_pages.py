@@ -77,3 +77,46 @@ def test_the_login_form_is_labelled_and_keyboard_reachable(page):
     page.keyboard.type("wrong password")
     page.keyboard.press("Enter")
     expect(page.locator("#login-result")).not_to_be_empty()
+
+
+PHONE_PAGES = ("/", "/games", "/calculators/", "/calculators/aa", "/calculators/risk",
+               "/calculators/wif", "/calculators/france-1944", "/rules", "/verify", "/settings",
+               "/login")  # fmt: skip
+
+
+def test_the_board_fits_a_phone_and_names_each_card_symbol_on_hover(chromium, site, signed_in):
+    """375 px wide (a small phone): no page scrolls sideways, the board takes the width,
+    zooming in narrows the viewBox, and a territory's hover title names its Risk card symbol
+    (Alaska's card is infantry, Northwest Territory's artillery, as on the classic board)."""
+    site.create_user("phone-ann")
+    context = chromium.new_context(base_url=site.url, viewport={"width": 375, "height": 740})
+    page = context.new_page()
+    try:
+        signed_in(page, "phone-ann")
+        game_id = page.evaluate("""async () => {
+          const made = await Warboard.api("POST", "/api/games", {seats: 3, name: "Phone"});
+          await Warboard.api("POST", `/api/games/${made.data.id}/bots`);
+          await Warboard.api("POST", `/api/games/${made.data.id}/start`);
+          return made.data.id;
+        }""")
+        page.goto(f"/games/{game_id}")
+        tip = "#board polygon[data-name='{}'] title"
+        expect(page.locator(tip.format("Alaska"))).to_contain_text("card: infantry")
+        expect(page.locator(tip.format("Northwest Territory"))).to_contain_text("card: artillery")
+        widths = page.evaluate("""() => ({page: document.documentElement.scrollWidth,
+          window: window.innerWidth,
+          board: document.querySelector('#board svg').getBoundingClientRect().width})""")
+        assert widths["page"] <= widths["window"] == 375, widths
+        assert 300 <= widths["board"] <= 375, widths
+        for path in PHONE_PAGES:  # the other pages do not scroll sideways either
+            page.goto(path)
+            page.wait_for_load_state("networkidle")
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= 375, (path, width)
+        page.goto(f"/games/{game_id}")
+        before = page.locator("#board svg").get_attribute("viewBox")
+        page.get_by_role("button", name="Zoom in").click()
+        after = page.locator("#board svg").get_attribute("viewBox")
+        assert float(after.split()[2]) == pytest.approx(0.8 * float(before.split()[2]))
+    finally:
+        context.close()

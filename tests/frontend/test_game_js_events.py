@@ -1,4 +1,5 @@
-"""The game page's event log in words (``eventText`` in game.js), run under Node.
+"""Events in words (``eventText`` in events.js, ``Warboard.events.text``: the game page's event
+log and the replay viewer), run under Node.
 
 Every event random games make (as a seat and a spectator see them) gets a sentence of its own,
 with no "null", "true" or "undefined" in it; a few sentences are checked word for word.
@@ -12,7 +13,10 @@ import subprocess
 
 from risk.rules import apply, events_for, game_dice, new_game, pending_decisions
 from risk.rules.bots import RandomBot, decide
-from tests.frontend.test_game_js_patch import GAME_JS, _node
+from tests.conftest import ROOT
+from tests.frontend.test_game_js_patch import _node
+
+EVENTS_JS = ROOT / "frontend" / "static" / "frontend" / "events.js"
 
 RUNNER = """
 const events = JSON.parse(require("fs").readFileSync(0, "utf8"));
@@ -22,7 +26,7 @@ process.stdout.write(JSON.stringify(out));
 
 
 def sentences(events: list[dict]) -> list[tuple[bool, str]]:
-    source = GAME_JS.read_text()
+    source = EVENTS_JS.read_text()
     start = source.index("// [events start]")
     end = source.index("// [events end]")
     result = subprocess.run(

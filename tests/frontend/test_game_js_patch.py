@@ -1,6 +1,7 @@
-"""The browser's JSON Patch applier (``applyPatch`` in game.js) against ``risk.rules.view_patch``.
+"""The browser's JSON Patch applier (``applyPatch`` in patch.js, ``Warboard.patch.apply``, which
+the game page and the replay viewer use) against ``risk.rules.view_patch``.
 
-The function is cut out of game.js between its ``[applyPatch start]``/``[applyPatch end]``
+The function is cut out of patch.js between its ``[applyPatch start]``/``[applyPatch end]``
 markers and run under Node on patches the server makes from real views of a random game: it
 must rebuild exactly the view ``apply_patch`` rebuilds, and refuse an op that does not fit.
 Needs Node.js (``scripts/test.sh`` installs Debian's ``nodejs`` when it is missing).
@@ -21,6 +22,7 @@ from risk.rules.bots import RandomBot, decide
 from tests.conftest import ROOT
 
 GAME_JS = ROOT / "frontend" / "static" / "frontend" / "game.js"
+PATCH_JS = ROOT / "frontend" / "static" / "frontend" / "patch.js"
 NODE = shutil.which("node")
 
 
@@ -40,7 +42,7 @@ process.stdout.write(JSON.stringify(out));
 
 
 def run_in_node(cases: list[tuple[object, list[dict]]]) -> list[dict]:
-    source = GAME_JS.read_text()
+    source = PATCH_JS.read_text()
     start = source.index("// [applyPatch start]")
     end = source.index("// [applyPatch end]")
     script = source[start:end] + RUNNER

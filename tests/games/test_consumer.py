@@ -292,7 +292,7 @@ async def test_bad_messages_get_errors_naming_the_field_and_never_close_the_sock
     assert (error["error"], error["field"]) == ("required", "type")
     error = await answer_to('{"type": "dance", "request_id": "d"}')
     assert (error["error"], error["field"], error["request_id"]) == ("invalid", "type", "d")
-    assert error["allowed"] == ["action", "ping", "state"]
+    assert error["allowed"] == ["action", "chat", "ping", "state"]
     error = await answer_to('{"type": "action", "action": {"type": "end_turn"}}')
     assert (error["error"], error["field"]) == ("required", "expected_version")
     error = await answer_to('{"type": "action", "expected_version": 0}')

@@ -25,94 +25,7 @@
   let stopped = false; // an unknown game or a refused token: no reconnecting
   const requests = new Map(); // request_id -> the action sent
 
-  // --- readable lines -------------------------------------------------------------------------
-
-  // [events start] pure: each event as a sentence (tests/frontend runs it under Node)
-  const list = (v) => (Array.isArray(v) ? v.join(", ") : String(v));
-  const plural = (n, word, many) => `${n} ${n === 1 ? word : many || `${word}s`}`;
-  const armiesText = (n) => plural(n, "army", "armies");
-  const placedText = (placed) => Object.entries(placed || {}).map(([t, n]) => `${n} on ${t}`).join(", ");
-  const flankText = (flanks) => (flanks || []).map(([from, n]) => `${from} (${n})`).join(" and ");
-  const EVENT_TEXT = {
-    turn_started: (e) => `Turn ${e.turn_number}, round ${e.round}: ${e.seat}${e.controller && e.controller !== e.seat ? ` (played by ${e.controller})` : ""} gets ${e.from_pot ? `+ ${e.reinforcements} from the pot` : `${e.reinforcements} reinforcements`}${e.factory_armies ? `, + ${e.factory_armies} at factories` : ""}`,
-    arranged: (e) => `${e.seat} arranges their armies, factory in ${e.factory}${e.ship_station ? `, ship at ${e.ship_station}` : ""}`,
-    turned_in: (e) => `${e.seat} turns in ${list(e.cards)} for ${e.reward}${e.rolls && e.rolls.length ? ` (rolls ${list(e.rolls)})` : ""}${Object.keys(e.territory_bonus || {}).length ? `; bonus ${placedText(e.territory_bonus)}` : ""}`,
-    placed: (e) => `${e.seat} places ${e.armies} on ${e.territory}`,
-    ship_launched: (e) => `${e.seat} launches ship ${e.ship} at ${e.station} with ${armiesText(e.armies)}`,
-    attack: (e) => `${e.attacker} attacks ${e.target} (${e.defender}) from ${flankText(e.flanks)}${e.mode !== "normal" ? `, ${e.mode}` : ""}`,
-    naval_attack: (e) => `${e.attacker} attacks ${e.defender}'s ship ${e.target} with ${flankText(e.ships)}${e.mode !== "normal" ? `, ${e.mode}` : ""}`,
-    defence_joined: (e) => `${e.defender} joins the defence with ${e.ships && e.ships.length ? `ship ${list(e.ships)}` : "no ships"}`,
-    cut: (e) => `${e.seat} cuts ${e.card ? e.card : "no card"}${e.armies ? `: ${armiesText(e.armies)} placed there` : ", nothing placed"}`,
-    mobilized: (e) => `${e.seat} mobilizes${e.revealed && e.revealed.length ? `, revealing ${list(e.revealed)}` : ""}${Object.keys(e.placed || {}).length ? `: ${placedText(e.placed)}` : ""}`,
-    revealed: (e) => `${e.seat} reveals ${list(e.cards)}${Object.keys(e.placed || {}).length ? `: ${placedText(e.placed)}` : ""}`,
-    roll: (e) => `Dice${e.flank ? ` on flank ${e.flank + 1}` : ""}: attacker ${list(e.attacker)} against defender ${list(e.defender)}; attacker loses ${e.attacker_losses}, defender loses ${e.defender_losses}${e.captured ? `, ${e.captured} captured` : ""}`,
-    commandeered: (e) => `${e.by} commandeers ship ${e.ship} (${armiesText(e.armies)} aboard)`,
-    battle_won: (e) => `The battle for ${e.target} is won${e.prizes && e.prizes.length ? `; prizes ${list(e.prizes)}` : ""}`,
-    battle_lost: (e) => `The attack on ${e.target} fails`,
-    retreat: (e) => `The attacker retreats from ${e.target}`,
-    conquered: (e) => `${e.by} conquers ${e.territory} from ${e.from} and moves in ${e.armies}`,
-    ship_captured: (e) => `Ship ${e.ship} is captured by ${e.by} with ${armiesText(e.armies)}`,
-    ship_sunk: (e) => `${e.owner}'s ship ${e.ship} sinks${e.armies ? ` with ${armiesText(e.armies)} aboard` : ""}`,
-    battle_over: (e) => `The battle is over: ${e.success ? "the attacker succeeded" : "the attacker failed"}`,
-    eliminated: (e) => `${e.seat} is eliminated${e.by ? ` by ${e.by}` : ""}`,
-    stranded: (e) => `${e.seat} is stranded at sea`,
-    cards_drawn: (e) => `${e.seat} draws ${plural(e.risk, "Risk card")} and ${plural(e.poker, "poker card")}${Array.isArray(e.cards) && e.cards.length ? `: ${e.cards.join(", ")}` : ""}`,
-    cruise: (e) => `Ship ${e.ship} starts a cruise: ${plural(e.moves, "move")} (rolls ${list(e.rolls)})`,
-    sailed: (e) => `Ship ${e.ship} sails ${e.distance} to ${e.station} (${plural(e.moves, "move")} left)`,
-    embarked: (e) => `${armiesText(e.armies)} embark on ship ${e.ship} from ${e.territory}`,
-    disembarked: (e) => `${armiesText(e.armies)} land from ship ${e.ship} on ${e.territory}`,
-    cruise_ended: (e) => `Ship ${e.ship} ends its cruise`,
-    campaign_ended: (e) => `${e.seat} ends the campaign`,
-    factory_built: (e) => `${e.seat} builds a factory in ${e.territory}`,
-    transferred: (e) => `${e.seat} moves ${e.armies} from ${e.source} to ${e.destination}`,
-    discarded: (e) => `${e.seat} discards ${plural(e.count, "poker card")}`,
-    turn_ended: (e) => `${e.seat} ends the turn`,
-    ally_declared: (e) => `${e.seat} declares ${e.ally} an ally`,
-    challenge: (e) => `${e.seat} ${e.contest ? "challenges" : "does not challenge"}`,
-    cannot_answer: (e) => `${e.seat} cannot answer the challenge`,
-    demurred: (e) => `${e.seat} demurs`,
-    no_poker: (e) => `No poker: ${e.reason}`,
-    poker_settled: (e) => `Poker settled: the declarer ${e.declarer_won ? "wins" : "loses"}${e.in_suit ? " in suit" : ""}`,
-    poker_cards_seized: (e) => `${e.seat} seizes ${plural(e.count, "poker card")} from ${e.from}`,
-    ally_played: (e) => `${e.by} plays ${e.seat}'s turn`,
-    joined: (e) => `${e.player} takes over ${e.seat}`,
-    left: (e) => `${e.player} leaves ${e.seat}`,
-    conceded: (e) => `${e.player} concedes ${e.seat}`,
-    draw_vote: (e) => `${e.seat} votes ${e.agree ? "for" : "against"} a draw`,
-    preferences: (e) => `${e.seat} defends with ${e.defence_dice} dice, reveals cards: ${e.reveal}`,
-    game_over: (e) => `Game over (${e.how}): ${e.winner ? `${e.winner} wins` : "no winner"}; ranking ${list(e.ranking || [])}`,
-    // the poker hand of an ally contest
-    start: (e) => `Poker hand starts: ${list(e.players)}`,
-    phase: (e) => `Poker: ${e.phase}`,
-    dealt: (e) => `${e.player} is dealt ${plural(e.count, "card")}${e.cards ? `: ${list(e.cards)}` : ""}`,
-    chose: (e) => `${e.player} chooses ${plural(e.count, "card")}${e.cards ? `: ${list(e.cards)}` : ""}`,
-    draw: (e) => `${e.player} discards ${e.discarded} and draws ${e.from_stash + e.from_deck}`,
-    ante: (e) => `${e.player} antes ${e.amount}${e.all_in ? " (all in)" : ""}`,
-    bet: (e) => `${e.player} bets ${e.amount}${e.all_in ? " (all in)" : ""}`,
-    raise: (e) => `${e.player} raises by ${e.amount}${e.all_in ? " (all in)" : ""}`,
-    call: (e) => `${e.player} calls ${e.amount}${e.all_in ? " (all in)" : ""}`,
-    check: (e) => `${e.player} checks`,
-    fold: (e) => `${e.player} folds`,
-    muck: (e) => `${e.player} mucks`,
-    show: (e) => `${e.player} shows ${list(e.cards)}: ${e.describe}`,
-    pot: (e) => `Pot of ${e.amount} to ${list(e.winners)}`,
-    hand_over: (e) => `Poker hand over: ${list(e.winners)} win${e.winners && e.winners.length === 1 ? "s" : ""}`,
-  };
-
-  function eventText(event) {
-    const format = EVENT_TEXT[event && event.type];
-    if (format) {
-      try {
-        const text = format(event);
-        if (!/\b(undefined|null|NaN|true|false)\b|\[object/.test(text)) return text;
-      } catch { /* fall through to the plain fields */ }
-    }
-    if (!event || typeof event !== "object") return String(event);
-    const fields = Object.entries(event).filter(([k]) => k !== "type" && k !== "private_to" && k !== "hand")
-      .map(([k, v]) => `${k.replace(/_/g, " ")} ${v !== null && typeof v === "object" ? JSON.stringify(v) : v}`);
-    return `${String(event.type).replace(/_/g, " ")}${fields.length ? `: ${fields.join(", ")}` : ""}`;
-  }
-  // [events end]
+  // --- readable lines (event sentences: Warboard.events, events.js) ---------------------------
 
   // [actions start] pure: an action from its spec and the player's choices (tests/frontend runs it)
   const numberIn = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
@@ -240,7 +153,8 @@
     const turn = view && view.turn;
     setText("turn-line", turn
       ? `Round ${view.round}, turn ${view.turn_number}: ${turn.seat}${turn.controller && turn.controller !== turn.seat ? ` (played by ${turn.controller})` : ""}, phase ${turn.phase}.`
-      : status === "open" ? "The game has not started: seats are being taken in the lobby." : "No turn in progress.");
+      : view && view.contest ? `Between turns: ${view.contest.declarer} declared ${view.contest.ally} an ally, and the contest (${view.contest.stage}) decides it.`
+        : status === "open" ? "The game has not started: seats are being taken in the lobby." : "No turn in progress.");
     const items = pendingList().map((p) => {
       const li = el("li", {}, `${p.player} for ${p.seat}: ${p.kind}`);
       if (p.deadline) {
@@ -268,8 +182,6 @@
 
   function renderSeats() {
     const body = document.getElementById("seats-body");
-    const hands = document.getElementById("hands");
-    hands.replaceChildren();
     if (!view) { // the lobby: seats from the game facts
       body.replaceChildren(...((game && game.seats) || []).map((s) => el("tr", {},
         el("td", {}, el("span", { className: "swatch", title: s.colour || "" }), " ", s.colour || ""),
@@ -288,15 +200,7 @@
         el("td", {}, swatch, " ", s.colour), el("th", { scope: "row" }, s.id), el("td", {}, who),
         el("td", {}, state), el("td", { className: "num" }, s.risk_cards), el("td", { className: "num" }, s.poker_cards),
         el("td", { className: "num" }, s.pot));
-      if (s.risk_hand || s.poker_hand) {
-        const mine = s.id === view.you;
-        hands.append(el("h3", {}, mine ? "Your hands" : `${s.id}'s Risk cards (you play its turn)`));
-        const dl = el("dl");
-        if (s.risk_hand) dl.append(el("dt", {}, "Risk cards"), el("dd", {}, s.risk_hand.length ? s.risk_hand.join(", ") : "none"));
-        if (s.poker_hand) dl.append(el("dt", {}, "Poker cards"), el("dd", {}, s.poker_hand.length ? s.poker_hand.join(", ") : "none"));
-        hands.append(dl);
-      }
-      return row;
+      return row; // the hands (#hands) are drawn as cards by forms_cards.js on warboard:game-render
     }));
   }
 
@@ -328,10 +232,7 @@
     }
     const contest = view && view.contest;
     document.getElementById("contest-section").hidden = !contest;
-    if (contest) {
-      setText("contest-line", `${contest.declarer} declared ${contest.ally} an ally; stage ${contest.stage}.`);
-      setText("contest-json", JSON.stringify(contest, null, 2));
-    }
+    // its words and the poker table are drawn by forms_cards.js on warboard:game-render
   }
 
   function renderEvents() {
@@ -339,7 +240,7 @@
     for (const entry of log) {
       const who = entry.actor ? `${entry.actor}: ` : "";
       if (entry.action && entry.action.type) lines.push({ seq: entry.sequence, text: `${who}${entry.action.type}`, kind: "action" });
-      for (const event of entry.events || []) lines.push({ seq: entry.sequence, text: eventText(event), kind: "event" });
+      for (const event of entry.events || []) lines.push({ seq: entry.sequence, text: Warboard.events.text(event), kind: "event" });
     }
     const shown = lines.slice(-EVENTS_SHOWN).reverse();
     const items = shown.map((l) => el("li", { className: l.kind, value: l.seq }, el("span", { className: "seq" }, `#${l.seq}`), " ", l.text));
@@ -361,178 +262,31 @@
   }
 
 
-  // --- the board: an SVG drawn from /board/classic.json, painted from the view ----------------
+  // --- the board: frontend/board.js draws /board/classic.json and paints it from the view ------
 
-  const SVG_NS = "http://www.w3.org/2000/svg";
-  let shapes = null; // the drawn board: {viewBox, territories, links, oceans}
-  const board = { svg: null, territories: new Map(), ships: null, box: null, home: null };
+  let board = null; // Warboard.board.create(...) once the shapes are loaded
   let onTerritoryPick = () => {}; // set by the actions panel
-
-  function svg(tag, attrs, text) {
-    const node = document.createElementNS(SVG_NS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined && v !== null) node.setAttribute(k, String(v));
-    if (text !== undefined) node.textContent = String(text);
-    return node;
-  }
-
-  const points = (polygon) => polygon.map(([x, y]) => `${x},${y}`).join(" ");
-
-  function buildBoard() {
-    const host = document.getElementById("board");
-    const [x0, y0, w, h] = shapes.viewBox;
-    board.home = { x: x0, y: y0, w, h };
-    board.box = { ...board.home };
-    const root = svg("svg", { viewBox: shapes.viewBox.join(" "), role: "group", "aria-label": "The board", class: "board-svg" });
-    root.append(svg("rect", { x: x0, y: y0, width: w, height: h, class: "sea" }));
-    const labels = Object.fromEntries(shapes.territories.map((t) => [t.name, t.label]));
-    const oceans = svg("g", { class: "oceans" });
-    for (const ocean of shapes.oceans) {
-      oceans.append(svg("text", { x: ocean.label[0], y: ocean.label[1], class: "ocean-label" }, `${ocean.name} Ocean`));
-      for (const [key, [x, y]] of Object.entries(ocean.stations)) {
-        const dot = svg("circle", { cx: x, cy: y, r: 3, class: "station" });
-        dot.append(svg("title", {}, key));
-        oceans.append(dot);
-      }
-    }
-    const links = svg("g", { class: "links" });
-    for (const link of shapes.links) {
-      const [ax, ay] = labels[link.a], [bx, by] = labels[link.b];
-      if (link.wrap) { // across the east-west edge: two half lines off the board's sides
-        const [wx, wy, ex, ey] = ax < bx ? [ax, ay, bx, by] : [bx, by, ax, ay];
-        const span = wx - x0 + (x0 + w - ex);
-        const yAtEdge = wy + ((ey - wy) * (wx - x0)) / span;
-        links.append(svg("line", { x1: wx, y1: wy, x2: x0, y2: yAtEdge, class: "link" }));
-        links.append(svg("line", { x1: ex, y1: ey, x2: x0 + w, y2: yAtEdge, class: "link" }));
-      } else {
-        links.append(svg("line", { x1: ax, y1: ay, x2: bx, y2: by, class: "link" }));
-      }
-    }
-    const lands = svg("g", { class: "lands" });
-    const marks = svg("g", { class: "marks" });
-    for (const t of shapes.territories) {
-      const shape = svg("polygon", { points: points(t.polygon), class: "land", tabindex: 0, role: "button", "data-name": t.name });
-      const pick = () => onTerritoryPick(t.name);
-      shape.addEventListener("click", () => { if (!board.dragged) pick(); });
-      shape.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
-      lands.append(shape);
-      const [lx, ly] = t.label;
-      const name = svg("text", { x: lx, y: ly - 9, class: "land-name" }, t.name);
-      const armies = svg("text", { x: lx, y: ly + 7, class: "armies" }, "");
-      const factory = svg("rect", { x: lx + 12, y: ly - 3, width: 9, height: 9, class: "factory" });
-      factory.append(svg("title", {}, "factory"));
-      marks.append(name, armies, factory);
-      board.territories.set(t.name, { shape, armies, factory });
-    }
-    board.ships = svg("g", { class: "ships" });
-    root.append(oceans, links, lands, marks, board.ships);
-    host.replaceChildren(root);
-    board.svg = root;
-    enablePanZoom(root);
-  }
-
-  function seatColour(seatId) {
-    const seat = view && view.seats.find((s) => s.id === seatId);
-    return seat ? seat.colour : null;
-  }
-
-  function stationPlace(key) {
-    for (const ocean of shapes.oceans) if (ocean.stations[key]) return ocean.stations[key];
-    return null;
-  }
+  let onShipPick = () => {}; // set by the actions panel
+  let onStationPick = () => {}; // set by the actions panel
 
   function paintBoard() {
-    if (!board.svg || !view) return;
-    for (const [name, parts] of board.territories) {
-      const t = view.territories[name] || {};
-      const colour = t.owner ? seatColour(t.owner) : null;
-      parts.shape.style.fill = colour || "";
-      parts.shape.classList.toggle("owned", Boolean(colour));
-      parts.shape.dataset.colour = colour || "";
-      parts.armies.textContent = t.armies ?? "";
-      parts.factory.style.display = t.factory ? "" : "none";
-      parts.shape.setAttribute("aria-label", `${name}, ${t.owner ?? "nobody"}, ${t.armies ?? 0} arm${t.armies === 1 ? "y" : "ies"}${t.factory ? ", factory" : ""}`);
-    }
-    const ships = Object.values(view.ships || {}).sort((a, b) => String(a.id).localeCompare(String(b.id)));
-    const atStation = new Map();
-    const nodes = [];
-    for (const ship of ships) {
-      const place = stationPlace(ship.station);
-      if (!place) continue;
-      const n = atStation.get(ship.station) || 0; // ships on one station side by side
-      atStation.set(ship.station, n + 1);
-      const [x, y] = [place[0] + n * 16, place[1]];
-      const g = svg("g", { class: "ship", transform: `translate(${x} ${y})` });
-      const hull = svg("path", { d: "M -9 -3 L 9 -3 L 6 5 L -6 5 Z", class: "hull" });
-      hull.style.fill = seatColour(ship.owner) || "#888";
-      g.append(hull, svg("text", { x: 0, y: -6, class: "crew" }, ship.armies));
-      g.append(svg("title", {}, `Ship ${ship.id} of ${ship.owner} at ${ship.station}, ${ship.armies} aboard${ship.out_of_action ? ", out of action" : ""}`));
-      nodes.push(g);
-    }
-    board.ships.replaceChildren(...nodes);
+    if (board && view) board.paint(view);
   }
 
-  // marks: {name: "source" | "target" | "picked" | "choice"}: the panel's highlights
   function markBoard(marks) {
-    for (const [name, parts] of board.territories) {
-      parts.shape.classList.remove("source", "target", "picked", "choice");
-      if (marks && marks[name]) parts.shape.classList.add(marks[name]);
-    }
-  }
-
-  function setBox(box) {
-    const min = board.home.w / 8;
-    const w = Math.min(board.home.w, Math.max(min, box.w));
-    const h = (w * board.home.h) / board.home.w;
-    const x = Math.min(board.home.x + board.home.w - w, Math.max(board.home.x, box.x));
-    const y = Math.min(board.home.y + board.home.h - h, Math.max(board.home.y, box.y));
-    board.box = { x, y, w, h };
-    board.svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
-  }
-
-  function zoom(factor, cx, cy) {
-    const b = board.box;
-    const px = cx ?? b.x + b.w / 2, py = cy ?? b.y + b.h / 2;
-    setBox({ x: px - (px - b.x) * factor, y: py - (py - b.y) * factor, w: b.w * factor, h: b.h * factor });
-  }
-
-  function enablePanZoom(root) {
-    const toBoard = (e) => {
-      const r = root.getBoundingClientRect();
-      return [board.box.x + ((e.clientX - r.left) / r.width) * board.box.w, board.box.y + ((e.clientY - r.top) / r.height) * board.box.h];
-    };
-    root.addEventListener("wheel", (e) => {
-      e.preventDefault();
-      const [x, y] = toBoard(e);
-      zoom(e.deltaY < 0 ? 0.8 : 1.25, x, y);
-    }, { passive: false });
-    let drag = null;
-    root.addEventListener("pointerdown", (e) => {
-      drag = { x: e.clientX, y: e.clientY, box: { ...board.box }, id: e.pointerId };
-      board.dragged = false;
-    });
-    root.addEventListener("pointermove", (e) => {
-      if (!drag || drag.id !== e.pointerId) return;
-      const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
-      if (!board.dragged && Math.hypot(dx, dy) < 5) return;
-      if (!board.dragged) root.setPointerCapture(e.pointerId);
-      board.dragged = true;
-      const r = root.getBoundingClientRect();
-      setBox({ ...drag.box, x: drag.box.x - (dx / r.width) * drag.box.w, y: drag.box.y - (dy / r.height) * drag.box.h });
-    });
-    const end = () => { drag = null; setTimeout(() => { board.dragged = false; }, 0); };
-    root.addEventListener("pointerup", end);
-    root.addEventListener("pointercancel", end);
-    document.getElementById("zoom-in").addEventListener("click", () => zoom(0.8));
-    document.getElementById("zoom-out").addEventListener("click", () => zoom(1.25));
-    document.getElementById("zoom-reset").addEventListener("click", () => setBox(board.home));
+    if (board) board.mark(marks);
   }
 
   async function loadShapes() {
     const url = document.getElementById("board").dataset.shapesUrl;
     const res = await api("GET", url);
     if (!res.ok) { setText("board-note", "The board could not be drawn; the tables below show everything."); return; }
-    shapes = res.data;
-    buildBoard();
+    board = Warboard.board.create(document.getElementById("board"), res.data, {
+      onPick: (name) => onTerritoryPick(name),
+      onShipPick: (id) => onShipPick(id),
+      onStationPick: (key) => onStationPick(key),
+      controls: { zoomIn: document.getElementById("zoom-in"), zoomOut: document.getElementById("zoom-out"), reset: document.getElementById("zoom-reset") },
+    });
     paintBoard();
     if (view) renderForm();
   }
@@ -552,15 +306,38 @@
     return ((view && view.legal_actions) || []).find((s) => s.type === type) || null;
   }
 
-  function numberField(label, value, lo, hi, onChange) {
+  // Forms for more action types come from modules loaded before this one (forms_*.js): each
+  // registers Warboard.gameForms[type] = {defaultChoice(spec), form(spec, ctx), build(spec, choice),
+  // marks(spec, choice, ctx), pick(spec, choice, {territory | ship | station}, ctx)}; every
+  // member is optional but build. ctx (below) is what a form may use of this page.
+  const extension = (type) => (Warboard.gameForms || {})[type] || null;
+
+  function formContext() {
+    return {
+      view, game, choice, board, specOf, renderForm, numberField, selectField, commit, showFormError,
+      sendAction, el, labels: LABELS,
+    };
+  }
+
+  // The action the open form makes: {action} or {error}.
+  function build(spec, c) {
+    const ext = extension(spec.type);
+    return ext ? ext.build(spec, c || {}) : buildAction(spec, c);
+  }
+
+  // Every control of a form carries data-field: the key of `choice` it sets (the action's own key
+  // wherever the action has a flat one), so tests and scripts can fill a form by key.
+  function numberField(label, value, lo, hi, onChange, field) {
     const input = el("input", { type: "number", min: lo, max: hi, step: 1, value });
+    if (field) input.dataset.field = field;
     input.addEventListener("input", () => onChange(Number.parseInt(input.value, 10)));
     return el("label", {}, `${label} (${lo}–${hi})`, input);
   }
 
-  function selectField(label, values, value, onChange, blank) {
+  function selectField(label, values, value, onChange, blank, field) {
     const select = el("select", {}, ...(blank ? [el("option", { value: "" }, blank)] : []),
       ...values.map((v) => el("option", { value: v, selected: v === value }, v)));
+    if (field) select.dataset.field = field;
     select.addEventListener("change", () => onChange(select.value || null));
     return el("label", {}, label, select);
   }
@@ -568,7 +345,7 @@
   function commit(label) {
     const button = el("button", { type: "button", className: "primary" }, label);
     button.addEventListener("click", () => {
-      const built = buildAction(specOf(chosenType) || { type: chosenType }, choice);
+      const built = build(specOf(chosenType) || { type: chosenType }, choice);
       if (built.error) { showFormError(built.error); return; }
       sendAction(built.action);
     });
@@ -588,6 +365,8 @@
 
   function defaultChoice(spec) {
     const o = spec.options || {};
+    const ext = extension(spec.type);
+    if (ext) return ext.defaultChoice ? ext.defaultChoice(spec) : {};
     switch (spec.type) {
       case "place": return { territory: null, armies: o.max };
       case "roll": return { add: 0, until_decided: false };
@@ -609,6 +388,13 @@
     } else if (choice.target && o.targets[choice.target].includes(name)) {
       choice.source = name;
       fitArmies();
+    } else if (view.ships[name]) { // a landing: a ship picked first goes for its first target
+      const target = Object.keys(o.targets).find((t) => o.targets[t].includes(name));
+      if (!target) return;
+      choice.target = target;
+      choice.source = name;
+      if (!(o.modes[target] || []).includes(choice.mode)) choice.mode = "normal";
+      fitArmies();
     }
   }
 
@@ -628,6 +414,8 @@
     const marks = {};
     if (!spec) return marks;
     const o = spec.options || {};
+    const ext = extension(spec.type);
+    if (ext) return ext.marks ? ext.marks(spec, choice, formContext()) || {} : marks;
     if (spec.type === "place") {
       for (const t of o.territories || []) marks[t] = "choice";
       if (choice.territory) marks[choice.territory] = "picked";
@@ -639,13 +427,43 @@
         if (choice.mode === "flanking" && choice.source2 && view.territories[choice.source2]) marks[choice.source2] = "source";
         marks[choice.target] = "picked";
       }
+      // landings: the ships that may attack (targets[t] lists ship ids as sources), on the board
+      const ships = {};
+      for (const sources of Object.values(o.targets || {})) for (const s of sources) if (view.ships[s]) ships[s] = "choice";
+      for (const s of [choice.source, choice.mode === "flanking" ? choice.source2 : null]) if (s && view.ships[s]) ships[s] = "source";
+      if (board) board.markShips(ships);
     }
     return marks;
   }
 
+  // A click on the board goes to the open form's module (a registered one) or to place/attack.
+  function pickWith(target) {
+    const spec = specOf(chosenType);
+    const ext = spec && extension(spec.type);
+    if (!ext || !ext.pick) return false;
+    if (ext.pick(spec, choice, target, formContext()) !== false) renderForm();
+    return true;
+  }
+  onShipPick = (id) => {
+    const spec = specOf(chosenType);
+    const ext = spec && extension(spec.type);
+    if (ext && ext.pick) {
+      // a ship is drawn over its station's dot: a click on it that picks no ship picks the station
+      const at = view && view.ships && view.ships[id];
+      const ctx = formContext();
+      if (ext.pick(spec, choice, { ship: id }, ctx) !== false || (at && ext.pick(spec, choice, { station: at.station }, ctx) !== false)) renderForm();
+      return;
+    }
+    if (chosenType !== "attack" || !specOf("attack")) return;
+    pickAttack(id); // a ship as the source of a landing
+    renderForm();
+  };
+  onStationPick = (key) => { pickWith({ station: key }); };
+
   onTerritoryPick = (name) => {
     const spec = specOf(chosenType);
     if (!spec) return;
+    if (pickWith({ territory: name })) return;
     if (spec.type === "place" && (spec.options.territories || []).includes(name)) choice.territory = name;
     else if (spec.type === "attack") pickAttack(name);
     else return;
@@ -655,28 +473,30 @@
   function formFor(spec) {
     const o = spec.options || {};
     const parts = [];
+    const ext = extension(spec.type);
+    if (ext && ext.form) return ext.form(spec, formContext());
     const redraw = (key) => (v) => { choice[key] = v; renderForm(); };
     const keep = (key) => (v) => { choice[key] = v; };
     switch (spec.type) {
       case "place":
-        parts.push(selectField("Territory", o.territories || [], choice.territory, redraw("territory"), "— click the board —"),
-          numberField("Armies", choice.armies ?? o.max, 1, o.max, keep("armies")), commit("Place"));
+        parts.push(selectField("Territory", o.territories || [], choice.territory, redraw("territory"), "— click the board —", "territory"),
+          numberField("Armies", choice.armies ?? o.max, 1, o.max, keep("armies"), "armies"), commit("Place"));
         break;
       case "attack": {
-        parts.push(selectField("Target", Object.keys(o.targets || {}).sort(), choice.target, (v) => { pickAttack(v); renderForm(); }, "— click a red outline —"));
+        parts.push(selectField("Target", Object.keys(o.targets || {}).sort(), choice.target, (v) => { pickAttack(v); renderForm(); }, "— click a red outline —", "target"));
         if (choice.target) {
           const sources = o.targets[choice.target];
           const defender = view.territories[choice.target];
           parts.push(el("span", {}, `${choice.target}: ${defender ? `${defender.owner}, ${defender.armies} armies` : ""}`));
-          parts.push(selectField("From", sources, choice.source, (v) => { choice.source = v; fitArmies(); renderForm(); }));
-          parts.push(selectField("Mode", o.modes[choice.target] || ["normal"], choice.mode, (v) => { choice.mode = v; fitArmies(); renderForm(); }));
+          parts.push(selectField("From", sources, choice.source, (v) => { choice.source = v; fitArmies(); renderForm(); }, null, "source"));
+          parts.push(selectField("Mode", o.modes[choice.target] || ["normal"], choice.mode, (v) => { choice.mode = v; fitArmies(); renderForm(); }, null, "mode"));
           if (choice.mode === "flanking") {
-            parts.push(selectField("Second flank from", sources, choice.source2, (v) => { choice.source2 = v; fitArmies(); renderForm(); }));
+            parts.push(selectField("Second flank from", sources, choice.source2, (v) => { choice.source2 = v; fitArmies(); renderForm(); }, null, "source2"));
             const hi = flankMost(o.room, choice.source, choice.source2);
-            parts.push(numberField("Armies per flank", choice.armies, 2, hi, (v) => { choice.armies = v; askOdds(); }));
+            parts.push(numberField("Armies per flank", choice.armies, 2, hi, (v) => { choice.armies = v; askOdds(); }, "armies"));
           } else {
             const [lo, hi] = (o.room[choice.source] || {})[choice.mode] || [1, 1];
-            parts.push(numberField("Armies", choice.armies, lo, hi, (v) => { choice.armies = v; askOdds(); }));
+            parts.push(numberField("Armies", choice.armies, lo, hi, (v) => { choice.armies = v; askOdds(); }, "armies"));
           }
           parts.push(el("span", { id: "attack-odds", className: "odds", role: "status", "aria-live": "polite" }, ""));
           parts.push(commit("Attack"));
@@ -684,20 +504,20 @@
         break;
       }
       case "roll": {
-        const until = el("input", { type: "checkbox", checked: Boolean(choice.until_decided) });
+        const until = el("input", { type: "checkbox", checked: Boolean(choice.until_decided), dataset: { field: "until_decided" } });
         until.addEventListener("change", () => { choice.until_decided = until.checked; });
-        if (o.max_add) parts.push(numberField("Add armies", choice.add ?? 0, 0, o.max_add, keep("add")));
+        if (o.max_add) parts.push(numberField("Add armies", choice.add ?? 0, 0, o.max_add, keep("add"), "add"));
         parts.push(el("label", {}, "Until decided", until), commit("Roll"));
         break;
       }
       case "move_in":
-        if ("max" in o) parts.push(numberField("Armies to move in", choice.armies ?? o.max, o.min, o.max, keep("armies")));
+        if ("max" in o) parts.push(numberField("Armies to move in", choice.armies ?? o.max, o.min, o.max, keep("armies"), "armies"));
         else {
           const sources = Object.keys(o.extra_from || {}).filter((k) => o.extra_from[k] > 0);
           parts.push(el("span", {}, `${o.moving} move in; more from a neighbour?`));
           if (sources.length) {
-            parts.push(selectField("Also from", sources, choice.source, redraw("source"), "nowhere"));
-            if (choice.source) parts.push(numberField("More armies", choice.armies ?? 0, 0, o.extra_from[choice.source], keep("armies")));
+            parts.push(selectField("Also from", sources, choice.source, redraw("source"), "nowhere", "source"));
+            if (choice.source) parts.push(numberField("More armies", choice.armies ?? 0, 0, o.extra_from[choice.source], keep("armies"), "armies"));
           }
         }
         parts.push(commit("Move in"));
@@ -706,18 +526,18 @@
         const hand = myHand();
         const cards = el("div", { className: "card-pick", role: "group", "aria-label": "Your Risk cards" });
         hand.forEach((card) => {
-          const box = el("input", { type: "checkbox", checked: choice.cards.includes(card) });
+          const box = el("input", { type: "checkbox", checked: choice.cards.includes(card), value: card, dataset: { field: "cards" } });
           box.addEventListener("change", () => {
             choice.cards = box.checked ? [...choice.cards, card] : choice.cards.filter((c) => c !== card);
           });
           cards.append(el("label", {}, box, card));
         });
         parts.push(cards, el("span", { className: "muted" }, `Sets: ${(o.sets || []).map((x) => x.join(" + ")).join("; ")}`));
-        parts.push(selectField("Reward", o.rewards || [], choice.reward, keep("reward")), commit("Turn in"));
+        parts.push(selectField("Reward", o.rewards || [], choice.reward, keep("reward"), null, "reward"), commit("Turn in"));
         break;
       }
       case "end_turn":
-        if (o.allies && o.allies.length) parts.push(selectField("Declare an ally", o.allies, choice.ally, keep("ally"), "no ally"));
+        if (o.allies && o.allies.length) parts.push(selectField("Declare an ally", o.allies, choice.ally, keep("ally"), "no ally", "ally"));
         parts.push(commit("End the turn"));
         break;
       case "retreat": case "end_campaign": case "leave": case "concede":
@@ -788,18 +608,25 @@
   function renderForm() {
     const spec = specOf(chosenType);
     const box = document.getElementById("action-form");
+    if (board) { board.markShips(null); board.markStations(null); } // each form marks its own
     if (!spec) { box.replaceChildren(); markBoard(null); return; }
     box.replaceChildren(el("h3", {}, LABELS[spec.type] || spec.type.replace(/_/g, " ")), ...formFor(spec));
-    if (board.svg) markBoard(boardMarks(spec));
+    if (board) markBoard(boardMarks(spec));
     if (spec.type === "attack") askOdds();
-    document.getElementById("action-json").value = JSON.stringify(buildAction(spec, choice).action || template(spec), null, 2);
+    document.getElementById("action-json").value = JSON.stringify(build(spec, choice).action || template(spec), null, 2);
     setText("action-options", JSON.stringify(spec.options || {}, null, 2));
   }
 
-  function chooseAction(type) {
+  // ship: for a per-ship action (sail, embark, ... of one of several cruising ships), which ship
+  function chooseAction(type, ship) {
     chosenType = type;
-    choice = defaultChoice(specOf(type) || { type });
-    for (const b of document.querySelectorAll("#action-buttons button")) b.setAttribute("aria-pressed", String(b.dataset.type === type));
+    const specs = (view && view.legal_actions) || [];
+    const spec = (ship !== undefined && specs.find((s) => s.type === type && (s.options || {}).ship === ship)) || specOf(type);
+    choice = defaultChoice(spec || { type });
+    if (ship !== undefined) choice.ship = ship;
+    for (const b of document.querySelectorAll("#action-buttons button")) {
+      b.setAttribute("aria-pressed", String(b.dataset.type === type && (ship === undefined || b.dataset.ship === String(ship))));
+    }
     renderForm();
   }
 
@@ -872,9 +699,10 @@
     const buttons = specs.map((spec) => {
       const o = spec.options || {};
       const label = `${LABELS[spec.type] || spec.type.replace(/_/g, " ")}${o.ship ? ` (${o.ship})` : ""}`;
-      const button = el("button", { type: "button", dataset: { type: spec.type } }, label);
-      button.setAttribute("aria-pressed", String(spec.type === chosenType));
-      button.addEventListener("click", () => chooseAction(spec.type));
+      const perShip = o.ship !== undefined && specs.filter((s) => s.type === spec.type).length > 1;
+      const button = el("button", { type: "button", dataset: perShip ? { type: spec.type, ship: o.ship } : { type: spec.type } }, label);
+      button.setAttribute("aria-pressed", String(spec.type === chosenType && (!perShip || choice.ship === o.ship)));
+      button.addEventListener("click", () => chooseAction(spec.type, perShip ? o.ship : undefined));
       return button;
     });
     document.getElementById("action-buttons").replaceChildren(...buttons);
@@ -906,6 +734,7 @@
     paintBoard();
     renderFacts();
     renderActions();
+    document.dispatchEvent(new CustomEvent("warboard:game-render", { detail: { game, view, version, status } }));
   }
 
   function noSuchGame(message) {
@@ -926,39 +755,7 @@
     if (fresh) loadLog();
   }
 
-  // --- JSON Patch (RFC 6902) of a view: the ops risk.rules.view_patch makes ---------------------
-  // [applyPatch start]
-  function applyPatch(doc, ops) {
-    // A new document: doc with ops (add / remove / replace on object keys) applied; throws if
-    // an op does not fit, so a half-patched view is never kept.
-    let result = structuredClone(doc);
-    for (const op of ops) {
-      const keys = op.path === "" ? [] : op.path.split("/").slice(1).map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
-      if (op.path !== "" && !op.path.startsWith("/")) throw new Error(`bad path ${op.path}`);
-      if (!["add", "remove", "replace"].includes(op.op)) throw new Error(`unsupported op ${op.op}`);
-      if (!keys.length) {
-        if (op.op === "remove") throw new Error("cannot remove the whole document");
-        result = structuredClone(op.value);
-        continue;
-      }
-      let parent = result;
-      for (const key of keys.slice(0, -1)) {
-        if (!isObject(parent) || !Object.hasOwn(parent, key)) throw new Error(`no ${op.path}`);
-        parent = parent[key];
-      }
-      const last = keys[keys.length - 1];
-      if (!isObject(parent)) throw new Error(`${op.path} is not inside an object`);
-      if (op.op !== "add" && !Object.hasOwn(parent, last)) throw new Error(`no ${op.path} to ${op.op}`);
-      if (op.op === "remove") delete parent[last];
-      else parent[last] = structuredClone(op.value);
-    }
-    return result;
-  }
-
-  function isObject(value) {
-    return value !== null && typeof value === "object" && !Array.isArray(value);
-  }
-  // [applyPatch end]
+  // --- updates: a view's JSON Patch is applied by Warboard.patch (patch.js) -------------------
 
   function applyUpdate(message) {
     if (message.version < version || (message.version === version && message.status === status)) return;
@@ -969,7 +766,7 @@
       return;
     } else {
       try {
-        view = applyPatch(view, message.patch);
+        view = Warboard.patch.apply(view, message.patch);
       } catch {
         send({ type: "state" });
         return;
@@ -1032,6 +829,10 @@
   function onMessage(event) {
     let message;
     try { message = JSON.parse(event.data); } catch { return; }
+    // other modules of the page (chat.js) listen for the messages they handle
+    document.dispatchEvent(new CustomEvent("warboard:game-message", { detail: message }));
+    // chat.js sends with request ids "chat:…" and shows their answers itself
+    if (typeof message.request_id === "string" && message.request_id.startsWith("chat:")) return;
     const mine = message.request_id !== undefined && requests.has(message.request_id);
     if (mine && (message.type === "ack" || message.type === "error")) {
       requests.delete(message.request_id);
@@ -1120,6 +921,9 @@
       connect();
     }
   });
+
+  // for the page's other modules: send on the game's socket, read what the page holds
+  Warboard.game = { id: gameId, invite, send, state: () => ({ game, view, version, status, connection }) };
 
   setInterval(tickCountdowns, 1000);
   loadShapes();

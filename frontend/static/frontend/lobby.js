@@ -1,8 +1,10 @@
-// /games: the lobby. Lists games (GET /api/games), creates one, joins, fills with bots, starts.
+// /games: the lobby. Lists games (GET /api/games: waiting on me, my games, open games, running
+// games), live over /ws/lobby/; creates one, joins, fills with bots, starts; watches a running
+// game or joins it by taking over an allied army (a 'join' action).
 "use strict";
 
 (() => {
-  const { api, errorText, el, setText, timeControlText } = Warboard;
+  const { api, errorText, el, randomKey, setText, timeControlText } = Warboard;
   let profile = null;
 
   function seatsText(game) {
@@ -32,20 +34,41 @@
     }
   }
 
-  function row(game) {
+  // "Take over <ally>": the 'join' action through the HTTP action API, then the game's page.
+  async function takeOver(game, ally) {
+    const body = { action: { type: "join", ally }, expected_version: game.version, idempotency_key: randomKey() };
+    const res = await api("POST", `/api/games/${game.id}/actions`, body);
+    if (res.ok) {
+      location.assign(`/games/${game.id}`);
+    } else {
+      setText("lobby-status", `Game ${game.id}: taking over ${ally} refused — ${errorText(res.data, res.status)}`, "bad");
+      load();
+    }
+  }
+
+  // One game's row. allies: the allied armies the caller may take over (joinable=true).
+  function row(game, allies) {
     const me = profile ? profile.username : null;
     const mine = me !== null && game.seats.some((s) => s.player === me && s.position < game.seat_count);
     const free = game.seats.filter((s) => s.position < game.seat_count).length < game.seat_count;
     const creator = me !== null && game.creator === me;
-    const buttons = [el("a", { href: `/games/${game.id}` }, game.status === "open" ? "Open" : "Watch / play")];
-    if (game.status === "open" && profile) {
-      if (!mine && free) buttons.push(actionButton("Join", () => lobbyCall(game, "join")));
-      if (mine && !creator) buttons.push(actionButton("Leave", () => lobbyCall(game, "leave")));
-      if (creator && free) buttons.push(actionButton("Fill with bots", () => lobbyCall(game, "bots")));
-      if (creator && !free) buttons.push(actionButton("Start", () => lobbyCall(game, "start")));
+    const buttons = [];
+    if (game.status === "open") {
+      buttons.push(el("a", { href: `/games/${game.id}` }, "Open"));
+      if (profile) {
+        if (!mine && free) buttons.push(actionButton("Join", () => lobbyCall(game, "join")));
+        if (mine && !creator) buttons.push(actionButton("Leave", () => lobbyCall(game, "leave")));
+        if (creator && free) buttons.push(actionButton("Fill with bots", () => lobbyCall(game, "bots")));
+        if (creator && !free) buttons.push(actionButton("Start", () => lobbyCall(game, "start")));
+      }
+    } else {
+      buttons.push(el("a", { href: `/games/${game.id}` }, mine ? "Play" : "Watch"));
+      if (profile && game.status === "running") {
+        for (const ally of allies || []) buttons.push(actionButton(`Take over ${ally}`, () => takeOver(game, ally)));
+      }
     }
     const title = `#${game.id}${game.name ? " " + game.name : ""}${game.public ? "" : " (private)"}`;
-    return el("tr", {},
+    return el("tr", { dataset: { game: String(game.id) } },
       el("td", {}, el("a", { href: `/games/${game.id}` }, title)),
       el("td", {}, game.status + (game.result && game.result.winner ? `, won by ${game.result.winner}` : "")),
       el("td", {}, seatsText(game)),
@@ -54,23 +77,82 @@
       el("td", { className: "buttons" }, buttons));
   }
 
-  async function load() {
-    const wanted = document.getElementById("filter-status").value;
-    const res = await api("GET", wanted ? `/api/games?status=${encodeURIComponent(wanted)}` : "/api/games");
-    if (!res.ok) {
-      setText("lobby-status", `Could not load the games: ${errorText(res.data, res.status)}`, "bad");
-      return;
-    }
-    const games = res.data.games;
-    document.getElementById("games-body").replaceChildren(...games.map(row));
-    document.getElementById("games-empty").hidden = games.length > 0;
-    setText("lobby-status", `${games.length} game${games.length === 1 ? "" : "s"}${profile ? "" : " — sign in to create or join one"}.`, "");
+  // The lists: [tbody id, empty-note id, query, only when signed in].
+  const LISTS = [
+    ["waiting-body", "waiting-empty", "waiting=me", true],
+    ["mine-body", "mine-empty", "mine=true", true],
+    ["games-body", "games-empty", "status=open", false],
+    ["running-body", "running-empty", "status=running", false],
+  ];
+
+  async function fetchList(query) {
+    const res = await api("GET", `/api/games?${query}`);
+    if (!res.ok) throw new Error(errorText(res.data, res.status));
+    return res.data.games;
   }
 
-  document.getElementById("filter-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    load();
-  });
+  // Every list read again (a few small GETs); a second call while one runs waits and reruns,
+  // so a burst of lobby pushes costs at most two reloads.
+  let loading = null;
+  let reload = false;
+  async function load() {
+    if (loading) { reload = true; return loading; }
+    loading = (async () => {
+      do {
+        reload = false;
+        try {
+          const wanted = LISTS.filter(([, , , signedIn]) => profile || !signedIn);
+          const [lists, joinable] = await Promise.all([
+            Promise.all(wanted.map(([, , query]) => fetchList(query))),
+            profile ? fetchList("joinable=true") : Promise.resolve([]),
+          ]);
+          const allies = new Map(joinable.map((g) => [g.id, g.allies || []]));
+          let open = 0;
+          wanted.forEach(([body, empty], i) => {
+            const games = lists[i];
+            document.getElementById(body).replaceChildren(...games.map((g) => row(g, allies.get(g.id))));
+            document.getElementById(empty).hidden = games.length > 0;
+            if (body === "games-body") open = games.length;
+          });
+          for (const [body, , , signedIn] of LISTS) {
+            if (signedIn) document.getElementById(body).closest("section").hidden = !profile;
+          }
+          setText("lobby-status", `${open} open game${open === 1 ? "" : "s"}${profile ? "" : " — sign in to create or join one"}.`, "");
+        } catch (err) {
+          setText("lobby-status", `Could not load the games: ${err.message}`, "bad");
+        }
+      } while (reload);
+      loading = null;
+    })();
+    return loading;
+  }
+
+  // The live lobby: /ws/lobby/ names the public games that changed; the lists are read again
+  // (through the API, with this caller's own visibility). Reconnects with backoff, and reads
+  // the lists again on reconnecting, since pushes sent while it was down are gone.
+  let socket = null;
+  let retries = 0;
+  function connectLive() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}/ws/lobby/`);
+    socket.addEventListener("open", () => {
+      if (retries > 0) load();
+      retries = 0;
+      setText("lobby-live", "Live updates: on.", "muted");
+    });
+    socket.addEventListener("message", (event) => {
+      let message;
+      try { message = JSON.parse(event.data); } catch { return; }
+      if (message.type === "lobby") load();
+    });
+    socket.addEventListener("close", () => {
+      socket = null;
+      const delay = Math.min(30000, 1000 * 2 ** retries) * (0.75 + Math.random() / 2);
+      retries += 1;
+      setText("lobby-live", `Live updates: disconnected, retrying in ${Math.round(delay / 1000)} s.`, "muted");
+      setTimeout(connectLive, delay);
+    });
+  }
 
   document.getElementById("create-form").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -119,5 +201,6 @@
   Warboard.me().then((p) => {
     profile = p;
     load();
+    connectLive();
   });
 })();

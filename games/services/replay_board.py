@@ -1,0 +1,75 @@
+"""A finished game's board replay (``GET /api/games/{id}/replay/board``): loaded and cached.
+
+The replay itself is pure (``risk.rules.replay_board``); this shell reads the game's rows the way
+``manage.py verify_game`` does (``verify.game_replay_data``), derives the engine seed from the
+revealed seeds, and keeps the answer in Django's cache: a finished game never changes, so the
+key is the game id and its final version, and the log is replayed once, not once per viewer.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from django.core.cache import cache
+
+from config.exceptions import ConflictError, UnavailableError
+from games.models import Game
+from games.services.seeds import engine_seed
+from games.services.verify import game_replay_data
+from risk.rules import Options
+from risk.rules.replay_board import LoggedAction, ReplayTooLong, board_replay
+
+#: Part of the key: bump it when the answer's shape (or the spectator view's) changes, so an
+#: answer cached by an older release is not served by a newer one.
+FORMAT = 1
+#: A week: long enough to serve a popular replay from the cache, short enough that entries of
+#: replays nobody opens any more leave a shared cache on their own.
+TIMEOUT = 7 * 24 * 3600
+#: One replay computed at a time per process: the first viewer of a long finished game costs
+#: about 2 ms of CPU an entry (``bench``-style measure: 1,500 entries in 2.8 s on a loaded
+#: 2-core machine), so several such requests at once would take every core. Others wait up to
+#: ``SLOT_WAIT`` seconds, then get a 503 with Retry-After; once computed the answer is cached.
+_computing = threading.BoundedSemaphore(1)
+SLOT_WAIT = 0.5
+
+
+def cache_key(game: Game) -> str:
+    return f"replay-board:{FORMAT}:{game.pk}:{game.version}"
+
+
+def game_board_replay(game: Game) -> dict[str, Any]:
+    """``{"start", "steps"}`` of a finished game; ``ConflictError`` ``not_over`` while it runs
+    (its seed is still secret) and ``replay_too_long`` past ``risk.rules.replay_board``'s bound.
+    """
+    if game.status != Game.Status.FINISHED:
+        raise ConflictError("the replay opens when the game is over", code="not_over")
+    key = cache_key(game)
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+    if not _computing.acquire(timeout=SLOT_WAIT):
+        raise UnavailableError(
+            "another replay is being prepared: try again in a few seconds", code="replays_busy"
+        )
+    try:
+        body = cache.get(key)  # computed by the request that held the slot before us?
+        if body is None:
+            body = _replay(game)
+    finally:
+        _computing.release()
+    cache.set(key, body, timeout=TIMEOUT)
+    return body
+
+
+def _replay(game: Game) -> dict[str, Any]:
+    data = game_replay_data(game, with_final_state=False)
+    try:
+        return board_replay(
+            data.players,
+            engine_seed(data.server_seed, data.client_seeds),
+            Options.from_dict(data.options),
+            [LoggedAction(e.sequence, e.action) for e in data.entries],
+        )
+    except ReplayTooLong as exc:
+        raise ConflictError(str(exc), code="replay_too_long") from exc

@@ -1,0 +1,354 @@
+"""Perform one action on a game page the way a person would: through the board and the forms.
+
+``perform(page, action)`` opens the action's form with its button
+(``#action-buttons button[data-type=<type>]``), picks territories, ships and stations by clicking
+them on the board (``polygon[data-name]``, ``g.ship[data-ship]``, ``circle[data-station]``),
+sets the other fields through the form's ``[data-field=<choice key>]`` controls, commits with
+the form's ``button.primary`` and waits for ``#action-result`` to acknowledge a newer version
+(or raises with the error the page shows). It never types JSON into the Advanced editor.
+
+A choice with no control of its own is left as the form keeps it (the poker table sets its
+``move`` itself for the choose and draw steps). After the ack ``perform`` reads the logged
+action back (``GET /api/games/<id>/events``) and checks that the page sent exactly what was
+meant, so a form that builds something else (a field missing, a default left in place, a pick
+that missed) fails here, naming the keys that differ.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+#: Picks made on the board, per type: (action key, what to click). Territories are clicked as
+#: polygons, ships as ``g.ship``, stations as circles; an attack's source may be a ship (a
+#: landing), told apart by the board having no territory of that name.
+BOARD_PICKS: dict[str, tuple[tuple[str, str], ...]] = {
+    "place": (("territory", "territory"),),
+    "place_factory": (("territory", "territory"),),
+    "place_ship": (("station", "station"),),
+    "cruise": (("ship", "ship"),),
+    "sail": (("station", "station"),),
+    "embark": (("territory", "territory"),),
+    "disembark": (("territory", "territory"),),
+    "transfer": (("source", "territory"), ("destination", "territory")),
+}
+
+#: Types with one spec per cruising ship: the button (and a ``ship`` select) says which.
+PER_SHIP = {"sail", "embark", "disembark", "end_cruise"}
+
+#: Keys never looked for as fields.
+_CLICKED = {"type", "player"}
+
+#: Values that mean "left as the form starts" (the log may hold them or leave them out).
+_DEFAULTS: tuple[Any, ...] = (None, 0, False, "", [], ())
+
+
+class PerformError(AssertionError):
+    """The page could not perform the action: a missing control, or the server's refusal."""
+
+
+def perform(page: Any, action: dict[str, Any]) -> int:
+    """Perform ``action`` (a ``legal_actions``-valid action dict) on ``page``; the new version.
+
+    Raises ``PerformError`` with the page's words when the form refuses or the server does.
+    """
+    kind = action["type"]
+    before = _version(page)
+    _open_form(page, action)
+    done = set(_CLICKED)
+    if kind == "attack":
+        done |= _pick_attack(page, action)
+    elif kind == "naval_attack":
+        done |= _pick_naval(page, action)
+    elif kind == "arrange":
+        done |= _fill_arrangement(page, action)
+    else:
+        if kind in PER_SHIP:  # the button opened that ship's form; a ship select agrees
+            _set(page, "ship", action["ship"])
+            _picked(page, "ship", action["ship"])
+            done.add("ship")
+        for key, what in BOARD_PICKS.get(kind, ()):
+            _click_board(page, what, action[key])
+            _picked(page, key, action[key])
+            done.add(key)
+    _fill_fields(page, action, done)
+    commit = page.locator("#action-form button.primary")
+    if commit.count() == 0:
+        raise PerformError(f"the {kind} form has no commit button (button.primary)")
+    commit.first.click()
+    version = _wait_for_ack(page, before, kind)
+    _check_logged(page, version, action)
+    return version
+
+
+# --- opening the form -------------------------------------------------------------------------
+
+
+def _open_form(page: Any, action: dict[str, Any]) -> None:
+    """Click the action's button; for per-ship specs (sail, embark, ...) the one of its ship."""
+    buttons = page.locator(f"#action-buttons button[data-type={action['type']}]")
+    count = buttons.count()
+    if count == 0:
+        raise PerformError(f"no {action['type']} button on the page (is it legal now?)")
+    button = buttons.first
+    if count > 1 and "ship" in action:
+        button = buttons.filter(has_text=f"({action['ship']})").first
+    button.click()
+
+
+# --- board picks ------------------------------------------------------------------------------
+
+_SELECTORS = {
+    "territory": "#board polygon[data-name='{}']",
+    "ship": "#board g.ship[data-ship='{}']",
+    "station": "#board circle[data-station='{}']",
+}
+
+
+def _click_board(page: Any, what: str, name: str) -> None:
+    """Click a board element where the pointer really hits it (not under a ship or another
+    land): a territory's bounding-box centre may lie outside a concave shape. A station under a
+    ship (the first ship on a station covers its dot) has no such point: a person clicks the
+    ship there, and the page takes a click on a ship that picks no ship as its station."""
+    node = page.locator(_SELECTORS[what].format(name)).first
+    if node.count() == 0:
+        raise PerformError(f"the board has no {what} {name!r}")
+    node.scroll_into_view_if_needed()
+    point = node.evaluate(HIT_POINT)
+    if point is not None:
+        page.mouse.click(point["x"], point["y"])
+    elif what == "station":
+        box = node.bounding_box()
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    else:
+        raise PerformError(f"{what} {name!r} cannot be clicked: something covers all of it")
+
+
+#: A point of the viewport where ``elementFromPoint`` finds the element (or a part of it): the
+#: centre of its box first, then a grid over the box; the mouse clicks there.
+HIT_POINT = """node => {
+  const box = node.getBoundingClientRect();
+  const hits = (x, y) => {
+    const e = document.elementFromPoint(x, y);
+    return e && (e === node || node.contains(e));
+  };
+  const tries = [[0.5, 0.5]];
+  for (let i = 1; i < 10; i++) for (let j = 1; j < 10; j++) tries.push([i / 10, j / 10]);
+  for (const [fx, fy] of tries) {
+    const x = box.left + box.width * fx, y = box.top + box.height * fy;
+    if (hits(x, y)) return { x, y };
+  }
+  return null;
+}"""
+
+
+def _is_territory(page: Any, name: str) -> bool:
+    return page.locator(_SELECTORS["territory"].format(name)).count() > 0
+
+
+def _pick_attack(page: Any, action: dict[str, Any]) -> set[str]:
+    """Target, then the first source (a territory or a landing ship) on the board; the mode, the
+    second flank and the armies per flank through the form (``flanks`` becomes fields)."""
+    flanks = action["flanks"]
+    _click_board(page, "territory", action["target"])
+    source = flanks[0][0]
+    _click_board(page, "territory" if _is_territory(page, source) else "ship", source)
+    _picked(page, "target", action["target"])
+    _picked(page, "source", source)
+    _set(page, "mode", action["mode"])
+    if action["mode"] == "flanking":
+        _set(page, "source2", flanks[1][0])
+    _set(page, "armies", flanks[0][1])
+    return {"target", "flanks", "mode"}
+
+
+def _pick_naval(page: Any, action: dict[str, Any]) -> set[str]:
+    """Each own ship clicked on the board (into the attack), then its target ship (the last
+    ship picked that reaches it takes it as target); mode and armies as fields."""
+    targets = action.get("targets") or [action["target"]] * len(action["ships"])
+    form = page.locator("#action-form")
+    for ship, target in zip(action["ships"], targets, strict=True):
+        _click_board(page, "ship", ship)
+        box = form.locator(f"[data-field=ships][value='{ship}']")
+        if box.count() and not box.first.is_checked():  # it was in already: the click took it out
+            _click_board(page, "ship", ship)
+        _click_board(page, "ship", target)
+    return {"ships", "target", "targets"}
+
+
+def _fill_arrangement(page: Any, action: dict[str, Any]) -> set[str]:
+    """The set-up: armies per territory (``[data-field=arrangement][data-territory=<t>]``), the
+    factory's territory and the ship's station clicked on the board."""
+    form = page.locator("#action-form")
+    for territory, armies in action["arrangement"]:
+        box = form.locator(f"[data-field=arrangement][data-territory='{territory}']")
+        if box.count() == 0:
+            raise PerformError(f"the arrange form has no armies field for {territory}")
+        box.first.fill(str(armies))
+    _click_board(page, "territory", action["factory"])
+    _picked(page, "factory", action["factory"])
+    if action.get("ship_station"):
+        _click_board(page, "station", action["ship_station"])
+        _picked(page, "ship_station", action["ship_station"])
+    return {"arrangement", "factory", "ship_station"}
+
+
+def _picked(page: Any, key: str, value: str) -> None:
+    """After a click on the board: the form's ``key`` control (if shown) holds ``value``."""
+    control = page.locator(f"#action-form [data-field='{key}']")
+    if control.count() and control.first.input_value() != value:
+        raise PerformError(
+            f"clicking {value} on the board did not pick it as {key} "
+            f"(the form shows {control.first.input_value()!r})"
+        )
+
+
+# --- fields -----------------------------------------------------------------------------------
+
+
+def _fill_fields(page: Any, action: dict[str, Any], done: set[str]) -> None:
+    """Every other key through its ``[data-field]`` control: choices first (they may redraw the
+    form and reset numbers), numbers last."""
+    keys = [k for k in action if k not in done]
+    numbers = [k for k in keys if isinstance(action[k], int) and not isinstance(action[k], bool)]
+    for key in [k for k in keys if k not in numbers] + numbers:
+        _set(page, key, action[key])
+
+
+def _set(page: Any, key: str, value: Any) -> None:
+    """Set the ``key`` control(s) to ``value``. A key with no control is left as the form has
+    it (a form that keeps it itself, like the poker step's move): ``_check_logged`` then finds
+    out whether what was sent is what was meant."""
+    form = page.locator("#action-form")
+    controls = form.locator(f"[data-field='{key}']")
+    if controls.count() == 0:
+        return
+    first = controls.first
+    tag = first.evaluate("n => n.tagName.toLowerCase()")
+    kind = (first.get_attribute("type") or "").lower()
+    if isinstance(value, list | tuple):
+        if tag == "select":  # one select per item (the wild dice of a mobilization)
+            for i, item in enumerate(value[: controls.count()]):
+                select = form.locator(f"[data-field='{key}']").nth(i)
+                select.select_option(_option_value(select, item))
+        else:
+            _set_many(form, key, [str(v) for v in value])
+    elif tag == "select":
+        first.select_option(_option_value(first, value))
+    elif kind == "checkbox" and controls.count() == 1 and isinstance(value, bool):
+        _toggle(first, value)
+    elif kind == "radio":
+        _radio(controls, value)
+    elif tag == "button":
+        form.locator(f"[data-field='{key}'][value='{_text(value)}']").first.click()
+    else:
+        first.fill(_text(value))
+        first.dispatch_event("change")
+
+
+def _text(value: Any) -> str:
+    return json.dumps(value) if isinstance(value, bool) else str(value)
+
+
+def _option_value(select: Any, value: Any) -> str:
+    offered = select.evaluate("s => [...s.options].map(o => o.value)")
+    for candidate in (str(value), _text(value), "" if value is None else None):
+        if candidate is not None and candidate in offered:
+            return candidate
+    raise PerformError(f"{value!r} is not offered (options {offered})")
+
+
+def _set_many(form: Any, key: str, wanted: list[str]) -> None:
+    """A multi-choice: check exactly the boxes whose value is wanted (a card held twice, such
+    as two wild cards, is as many boxes of that value). The form may redraw after each box,
+    so the boxes are looked up afresh each time."""
+    left = list(wanted)
+    boxes = form.locator(f"[data-field='{key}']")
+    for i in range(boxes.count()):
+        box = form.locator(f"[data-field='{key}']").nth(i)
+        value = box.get_attribute("value") or ""
+        on = value in left
+        if on:
+            left.remove(value)
+        if box.is_checked() != on:
+            _toggle(box, on)
+    if left:
+        raise PerformError(f"no {key} box for {left}")
+
+
+def _toggle(box: Any, on: bool) -> None:
+    """Check or uncheck a box as a person does: the box, or the card drawn as its label when
+    the box itself is hidden behind the drawing."""
+    if box.is_visible():
+        box.set_checked(on)
+    else:
+        box.locator("xpath=ancestor::label[1]").click()
+    if box.is_checked() != on:
+        raise PerformError(f"the {box.get_attribute('value')} box did not change")
+
+
+def _radio(controls: Any, value: Any) -> None:
+    for i in range(controls.count()):
+        box = controls.nth(i)
+        if box.get_attribute("value") in (str(value), _text(value)):
+            if box.is_visible():
+                box.check()
+            else:
+                box.locator("xpath=ancestor::label[1]").click()
+            return
+    raise PerformError(f"no choice {value!r}")
+
+
+# --- the result -------------------------------------------------------------------------------
+
+
+def _version(page: Any) -> int:
+    return int(page.evaluate("() => Warboard.game.state().version"))
+
+
+_ACK = re.compile(r"Applied: now version (\d+)")
+
+
+def _wait_for_ack(page: Any, before: int, kind: str) -> int:
+    """The version the ack names, once the page holds it; the page's error text raised."""
+    page.wait_for_function(
+        """before => { const r = document.getElementById('action-result');
+           const m = /Applied: now version (\\d+)/.exec(r.textContent);
+           return r.className === 'bad' || (m && Number(m[1]) > before); }""",
+        arg=before,
+    )
+    result = page.locator("#action-result")
+    text = result.inner_text()
+    match = _ACK.search(text)
+    if result.get_attribute("class") == "bad" or match is None:
+        raise PerformError(f"{kind}: the page says {text!r}")
+    version = int(match.group(1))
+    page.wait_for_function("v => Warboard.game.state().version >= v", arg=version)
+    return version
+
+
+def _check_logged(page: Any, version: int, action: dict[str, Any]) -> None:
+    """The logged action of ``version`` carries every value meant (the UI built the right one)."""
+    game_id = page.evaluate("() => Warboard.game.id")
+    res = page.request.get(f"/api/games/{game_id}/events?after={version - 1}")
+    entries = [e for e in res.json()["entries"] if e["sequence"] == version]
+    if not entries:
+        raise PerformError(f"entry {version} is not in the log")
+    logged = entries[0]["action"]
+    wrong = {k: (v, logged.get(k)) for k, v in action.items()
+             if k != "player" and _norm(k, logged.get(k)) != _norm(k, v)
+             and not (v in _DEFAULTS and logged.get(k) in _DEFAULTS)}  # fmt: skip
+    if wrong:
+        raise PerformError(f"the page sent {logged}, not the meant {action}: {wrong}")
+
+
+#: Keys whose lists are sets of picks: their order is the form's, not the person's.
+_UNORDERED = {"cards", "reveal", "from_stash", "wild_territories"}
+
+
+def _norm(key: str, value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        items = [_norm("", v) for v in value]
+        return sorted(items, key=json.dumps) if key in _UNORDERED else items
+    return value
