@@ -51,6 +51,9 @@ class Hidden:
     risk_hands: dict[str, list[str]] = field(default_factory=dict)
     #: The next cards of the Risk deck, in order.
     risk_deck_top: list[str] = field(default_factory=list)
+    #: What the spectator had been shown (views and events, JSON): a list of territories it
+    #: already holds ("Egypt", "India" in an event) is no leak when a page writes it again.
+    public_text: str = ""
 
 
 @dataclass
@@ -116,6 +119,7 @@ def hidden_at(state: GameState, public: Public) -> Hidden:
         poker=(poker & set(POKER_DECK)) - shown,
         risk_hands=hands,
         risk_deck_top=[c for c in state.risk_deck.draw[:3] if c not in public.risk_cards],
+        public_text=public.text,
     )
 
 
@@ -130,10 +134,16 @@ def leaks(html: str, hidden: Hidden) -> list[str]:
     for seat, hand in sorted(hidden.risk_hands.items()):
         found += [f"{seat}'s Risk card {card}" for card in sorted(set(hand)) if card in drawn]
         pairs = [(a, b) for a in hand for b in hand if a != b]
-        found += [f"{seat}'s Risk cards {a}, {b}" for a, b in pairs if _listed(html, a, b)]
+        found += [
+            f"{seat}'s Risk cards {a}, {b}"
+            for a, b in pairs
+            if _listed(html, a, b) and not _listed_in_public(hidden.public_text, a, b)
+        ]
     top = hidden.risk_deck_top
     found += [
-        f"Risk deck order {a}, {b}" for a, b in itertools.pairwise(top) if _listed(html, a, b)
+        f"Risk deck order {a}, {b}"
+        for a, b in itertools.pairwise(top)
+        if _listed(html, a, b) and not _listed_in_public(hidden.public_text, a, b)
     ]
     return found
 
@@ -185,7 +195,18 @@ def _card_texts(html: str) -> set[str]:
 
 
 def _listed(html: str, first: str, second: str) -> bool:
-    return re.search(re.escape(first) + SEPARATOR + re.escape(second), html) is not None
+    """``first`` then ``second`` as whole names ("India" is not the start of "Indian", as in the
+    board's lane ``Indian:Siam|Indian:Indonesia``), a list separator between them."""
+    pattern = rf"(?<![A-Za-z]){re.escape(first)}{SEPARATOR}{re.escape(second)}(?![A-Za-z])"
+    return re.search(pattern, html) is not None
+
+
+def _listed_in_public(public_text: str, first: str, second: str) -> bool:
+    """Whether the spectator was shown ``first`` then ``second`` next to each other in a JSON
+    list (an event naming the territories a seat lost, ...): a page writing that list again
+    shows nothing hidden, whatever the cards happen to be."""
+    pattern = re.escape(json.dumps(first)) + r",\s*" + re.escape(json.dumps(second))
+    return re.search(pattern, public_text) is not None
 
 
 def _plain(value: Any) -> Any:

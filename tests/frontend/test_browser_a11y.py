@@ -75,12 +75,17 @@ def sign_in(page, username: str) -> None:
     expect(page.locator("#whoami")).to_contain_text(f"Signed in as {username}", timeout=LOADED)
 
 
-#: One move of ours: the server's hint (the hard AI's choice for us) sent as our action.
-PLAY_HINT = """async (gameId) => {
+#: One move of ours: the server's hint (the hard AI's choice for us) sent as our action, only
+#: when the hint is for the version the page shows and is not the placement we wait for. The
+#: server may have moved on (bots act between our reads): a hint for a newer version could be our
+#: ``place`` itself, and playing it skipped the decision this module needs (a CI run played the
+#: whole turn by hints and the round-limit game ended with no ``place`` ever shown).
+PLAY_HINT = """async ([gameId, version]) => {
   const hint = await Warboard.api("GET", `/api/games/${gameId}/hint`);
   if (!hint.ok) return hint.data && hint.data.error;
+  if (hint.data.version !== version || hint.data.action.type === "place") return "stale";
   const sent = await Warboard.api("POST", `/api/games/${gameId}/actions`, {action: hint.data.action,
-    expected_version: hint.data.version, idempotency_key: Warboard.randomKey()});
+    expected_version: version, idempotency_key: Warboard.randomKey()});
   return sent.ok ? "played" : sent.data && sent.data.error;
 }"""
 #: Offered all game long: not a decision the game waits for.
@@ -96,8 +101,10 @@ def play_until_place(page, game_id: int, seconds: float = 300) -> None:
         types = {a["type"] for a in (state["view"] or {}).get("legal_actions", [])}
         if "place" in types:
             return
+        assert not (state["view"] or {}).get("over"), "the game ended before we were to place"
         assert time.monotonic() < deadline, f"no place decision came (offered: {types})"
-        if types - META and page.evaluate(PLAY_HINT, game_id) == "played":
+        played = types - META and page.evaluate(PLAY_HINT, [game_id, state["version"]])
+        if played == "played":
             page.wait_for_function("(v) => Warboard.game.state().version > v", arg=state["version"])
         time.sleep(0.3)
 

@@ -59,6 +59,20 @@ def test_the_check_finds_a_hand_written_as_a_list():
     card = '<div class="card-row"><span class="card risk-card"><span>Peru</span></span></div>'
     assert leaks(card + "<p>Siam</p>", hidden) == ["a's Risk card Peru"]
     assert leaks('<span data-card="Siam"></span>', hidden) == ["a's Risk card Siam"]
+    # whole names only: the board's lane "Indian:Siam|Indian:Indonesia" lists no "Siam, India"
+    deck = Hidden(risk_deck_top=["Siam", "India"])
+    assert leaks('<line data-lane="Indian:Siam|Indian:Indonesia"/>', deck) == []
+    assert leaks("<li>Siam | India</li>", deck) == ["Risk deck order Siam, India"]
+    # a list the spectator was shown (an event naming two territories) is no leak, even when the
+    # deck's next cards or a hand happen to be those two
+    hidden.public_text = (
+        '[{"type": "eliminated", "territories": ["Egypt", "Japan", "Siam", "Peru"]}]'
+    )
+    assert leaks("<li>Egypt, Japan</li><li>Siam, Peru</li>", hidden) == []
+    # (in that order only: "Siam, Peru" was shown, "Peru, Siam" was not)
+    assert leaks("<li>Egypt, Japan</li><li>Peru, Siam</li>", hidden) == [
+        "a's Risk cards Peru, Siam"
+    ]
 
 
 #: A fixed server seed, committed as the lobby would, before the start.

@@ -182,7 +182,9 @@ Warboard.board = (() => {
         hull.style.fill = seatColour(ship.owner) || "#888";
         g.append(svg("circle", { r: 12, class: "ship-ring" }), hull, svg("text", { x: 0, y: -6, class: "crew" }, ship.armies));
         const captives = captiveCount(ship);
-        if (captives) g.append(svg("text", { x: 0, y: 15, class: "captives" }, `+${captives}c`));
+        // "+2" in red under the hull: captives aboard (the title says whose). Not "+2c", which
+        // reads as a poker card code (and made the spectator test's leak check flag it).
+        if (captives) g.append(svg("text", { x: 0, y: 15, class: "captives" }, `+${captives}`));
         if (pirate) g.append(svg("text", { x: 12, y: -4, class: "pirate-badge" }, "P"));
         g.append(svg("title", {}, title));
         const pick = () => onShipPick(ship.id);
