@@ -692,6 +692,8 @@ def _read_bet(move: str) -> Callable[[_Words], Action]:
 
 def _read_draw(w: _Words) -> Action:
     cards = w.poker_cards()
+    if w.peek() not in (None, "stash"):
+        raise w.fail("a poker card such as Qh, 'stash' or the end of the line")
     stash = _read_cards(w) if w.accept("stash") else ()
     return Poker(w.player, move="draw", cards=cards, from_stash=stash)
 
