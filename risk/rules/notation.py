@@ -100,41 +100,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from combat.poker.cards import RANKS, SUITS
+from risk.rules import actions as act
 from risk.rules import board
-from risk.rules.actions import (
-    Action,
-    Answer,
-    Arrange,
-    Attack,
-    Challenge,
-    Concede,
-    Cruise,
-    Discard,
-    Disembark,
-    Embark,
-    EndCampaign,
-    EndCruise,
-    EndTurn,
-    InvalidAction,
-    Join,
-    JoinDefence,
-    Leave,
-    Mobilize,
-    MoveIn,
-    NavalAttack,
-    Place,
-    PlaceFactory,
-    PlaceShip,
-    Poker,
-    Prefer,
-    Prize,
-    Retreat,
-    Roll,
-    Sail,
-    Transfer,
-    TurnIn,
-    VoteDraw,
-)
+from risk.rules.actions import Action, InvalidAction
 from risk.rules.engine import pending_decisions
 from risk.rules.notation_moves import LIST_CAP, legal_moves_text
 from risk.rules.state import ASK, COMMITTED, FLANKING, NORMAL, REVEAL_ALL, WILD, GameState
@@ -166,18 +134,18 @@ def _names(items: Sequence[str]) -> str:
     return ", ".join(items)
 
 
-def _arrange_text(a: Arrange) -> str:
+def _arrange_text(a: act.Arrange) -> str:
     parts = ", ".join(f"{t} {n}" for t, n in a.arrangement)
     ship = f", ship {a.ship_station}" if a.ship_station is not None else ""
     return f"arrange {parts}, factory {a.factory}{ship}"
 
 
-def _turn_in_text(a: TurnIn) -> str:
+def _turn_in_text(a: act.TurnIn) -> str:
     reward = "" if a.reward == "armies" else f" for {a.reward}"
     return f"turn in {_names(a.cards)}{reward}"
 
 
-def _attack_text(a: Attack) -> str:
+def _attack_text(a: act.Attack) -> str:
     if a.mode == FLANKING:
         flanks = " + ".join(f"{s} {n}" for s, n in a.flanks)
         return f"flank {flanks} > {a.target}"
@@ -197,7 +165,7 @@ def _pairs_text(ships: Sequence[str], targets: Sequence[str], lead: str) -> str:
     return ", ".join(f"{s} > {t}" for s, t in zip(ships, targets, strict=True))
 
 
-def _naval_text(a: NavalAttack) -> str:
+def _naval_text(a: act.NavalAttack) -> str:
     lead = a.targets[0] if a.targets else a.target
     text = f"naval {_pairs_text(a.ships, a.targets, lead)}"
     if a.mode != NORMAL or a.armies:
@@ -205,32 +173,27 @@ def _naval_text(a: NavalAttack) -> str:
     return text
 
 
-def _roll_text(a: Roll) -> str:
-    text = "roll"
-    if a.add:
-        text += f" add {a.add}"
-    if a.dice:
-        text += f" {a.dice} dice"
-    if a.until_decided:
-        text += " until decided"
-    return text
+def _line(*parts: object) -> str:
+    """The words of ``parts`` that are there (a 0, None or empty part is left out)."""
+    return " ".join(str(p) for p in parts if p)
 
 
-def _move_in_text(a: MoveIn) -> str:
+def _roll_text(a: act.Roll) -> str:
+    dice = a.dice and f"{a.dice} dice"
+    return _line("roll", a.add and f"add {a.add}", dice, a.until_decided and "until decided")
+
+
+def _move_in_text(a: act.MoveIn) -> str:
     source = f" from {a.source}" if a.source is not None else ""
     return f"move in {a.armies}{source}"
 
 
-def _mobilize_text(a: Mobilize) -> str:
-    text = "mobilize"
-    if a.reveal:
-        text += f" reveal {_names(a.reveal)}"
-    if a.wild_territories:
-        text += f" to {_names(a.wild_territories)}"
-    return text
+def _mobilize_text(a: act.Mobilize) -> str:
+    reveal = a.reveal and f"reveal {_names(a.reveal)}"
+    return _line("mobilize", reveal, a.wild_territories and f"to {_names(a.wild_territories)}")
 
 
-def _support_text(a: JoinDefence) -> str:
+def _support_text(a: act.JoinDefence) -> str:
     if not a.ships:
         return "support none"
     if not a.behind:
@@ -238,13 +201,13 @@ def _support_text(a: JoinDefence) -> str:
     return "support " + ", ".join(f"{s} > {t}" for s, t in zip(a.ships, a.behind, strict=True))
 
 
-def _prize_text(a: Prize) -> str:
+def _prize_text(a: act.Prize) -> str:
     if a.by is None:
         return f"sink {a.ship}"
     return f"board {a.ship} from {a.by} {a.armies}"
 
 
-def _poker_text(a: Poker) -> str:
+def _poker_text(a: act.Poker) -> str:
     if a.move == "choose":
         return f"choose {' '.join(a.cards)}"
     if a.move == "draw":
@@ -255,46 +218,42 @@ def _poker_text(a: Poker) -> str:
     return a.move
 
 
-def _prefer_text(a: Prefer) -> str:
-    text = "prefer"
-    if a.defence_dice is not None:
-        text += f" defence {a.defence_dice}"
-    if a.reveal is not None:
-        text += " reveal " + ("all" if a.reveal == REVEAL_ALL else a.reveal)
-    return text
+def _prefer_text(a: act.Prefer) -> str:
+    reveal = a.reveal is not None and "reveal " + ("all" if a.reveal == REVEAL_ALL else a.reveal)
+    return _line("prefer", a.defence_dice is not None and f"defence {a.defence_dice}", reveal)
 
 
 _WRITERS: dict[type[Action], Callable[[Any], str]] = {
-    Arrange: _arrange_text,
-    TurnIn: _turn_in_text,
-    Place: lambda a: f"place {a.armies} {a.territory}",
-    PlaceShip: lambda a: f"place ship {a.station}",
-    Attack: _attack_text,
-    NavalAttack: _naval_text,
-    Roll: _roll_text,
-    Retreat: lambda a: "retreat",
-    MoveIn: _move_in_text,
-    Mobilize: _mobilize_text,
-    JoinDefence: _support_text,
-    Prize: _prize_text,
-    Cruise: lambda a: f"cruise {a.ship}",
-    Sail: lambda a: f"sail {a.ship} to {a.station}",
-    Embark: lambda a: f"embark {a.ship} {a.armies} from {a.territory}",
-    Disembark: lambda a: f"disembark {a.ship} {a.armies} to {a.territory}",
-    EndCruise: lambda a: f"end cruise {a.ship}",
-    EndCampaign: lambda a: "end campaign",
-    PlaceFactory: lambda a: f"place factory {a.territory}",
-    Transfer: lambda a: f"transfer {a.source} > {a.destination} {a.armies}",
-    Discard: lambda a: f"discard {' '.join(a.cards)}",
-    EndTurn: lambda a: "end turn" + (f" declare {a.ally}" if a.ally is not None else ""),
-    Challenge: lambda a: "challenge" if a.contest else "let pass",
-    Answer: lambda a: "demur" if a.demur else "play poker",
-    Poker: _poker_text,
-    Join: lambda a: f"join {a.ally}",
-    Leave: lambda a: "leave",
-    Concede: lambda a: "concede",
-    VoteDraw: lambda a: "vote draw " + ("yes" if a.agree else "no"),
-    Prefer: _prefer_text,
+    act.Arrange: _arrange_text,
+    act.TurnIn: _turn_in_text,
+    act.Place: lambda a: f"place {a.armies} {a.territory}",
+    act.PlaceShip: lambda a: f"place ship {a.station}",
+    act.Attack: _attack_text,
+    act.NavalAttack: _naval_text,
+    act.Roll: _roll_text,
+    act.Retreat: lambda a: "retreat",
+    act.MoveIn: _move_in_text,
+    act.Mobilize: _mobilize_text,
+    act.JoinDefence: _support_text,
+    act.Prize: _prize_text,
+    act.Cruise: lambda a: f"cruise {a.ship}",
+    act.Sail: lambda a: f"sail {a.ship} to {a.station}",
+    act.Embark: lambda a: f"embark {a.ship} {a.armies} from {a.territory}",
+    act.Disembark: lambda a: f"disembark {a.ship} {a.armies} to {a.territory}",
+    act.EndCruise: lambda a: f"end cruise {a.ship}",
+    act.EndCampaign: lambda a: "end campaign",
+    act.PlaceFactory: lambda a: f"place factory {a.territory}",
+    act.Transfer: lambda a: f"transfer {a.source} > {a.destination} {a.armies}",
+    act.Discard: lambda a: f"discard {' '.join(a.cards)}",
+    act.EndTurn: lambda a: "end turn" + (f" declare {a.ally}" if a.ally is not None else ""),
+    act.Challenge: lambda a: "challenge" if a.contest else "let pass",
+    act.Answer: lambda a: "demur" if a.demur else "play poker",
+    act.Poker: _poker_text,
+    act.Join: lambda a: f"join {a.ally}",
+    act.Leave: lambda a: "leave",
+    act.Concede: lambda a: "concede",
+    act.VoteDraw: lambda a: "vote draw " + ("yes" if a.agree else "no"),
+    act.Prefer: _prefer_text,
 }
 
 
@@ -495,7 +454,9 @@ def _read_arrange(w: _Words) -> Action:
             break
     factory = w.territory()
     station = w.station() if w.accept("ship") else None
-    return Arrange(w.player, arrangement=tuple(arrangement), factory=factory, ship_station=station)
+    return act.Arrange(
+        w.player, arrangement=tuple(arrangement), factory=factory, ship_station=station
+    )
 
 
 def _turn_seat_hand(w: _Words) -> list[str]:
@@ -509,18 +470,18 @@ def _read_turn_in(w: _Words) -> Action:
     hand = _turn_seat_hand(w)
     cards = (w.card(hand), w.card(hand), w.card(hand))
     reward = w.keyword(*_REWARDS) if w.accept("for") else "armies"
-    return TurnIn(w.player, cards=cards, reward=reward)
+    return act.TurnIn(w.player, cards=cards, reward=reward)
 
 
 def _read_place(w: _Words) -> Action:
     if w.accept("ship"):
-        return PlaceShip(w.player, station=w.station())
+        return act.PlaceShip(w.player, station=w.station())
     if w.accept("factory"):
-        return PlaceFactory(w.player, territory=w.territory())
+        return act.PlaceFactory(w.player, territory=w.territory())
     if not w.is_number():
         raise w.fail("a number of armies, 'ship' or 'factory'")
     armies = w.number()
-    return Place(w.player, territory=w.territory(), armies=armies)
+    return act.Place(w.player, territory=w.territory(), armies=armies)
 
 
 def _spare(state: GameState, source: str) -> int:
@@ -535,10 +496,10 @@ def _read_attack(w: _Words) -> Action:
     w.keyword(">")
     target = w.territory()
     if w.accept(COMMITTED):
-        return Attack(w.player, target=target, mode=COMMITTED,
+        return act.Attack(w.player, target=target, mode=COMMITTED,
                       flanks=((source, w.number("a number of armies")),))  # fmt: skip
     armies = w.number("a number of armies") if w.peek() is not None else _spare(w.state, source)
-    return Attack(w.player, target=target, mode=NORMAL, flanks=((source, armies),))
+    return act.Attack(w.player, target=target, mode=NORMAL, flanks=((source, armies),))
 
 
 def _read_flank(w: _Words) -> Action:
@@ -546,7 +507,7 @@ def _read_flank(w: _Words) -> Action:
     while w.accept("+"):
         flanks.append((w.source(), w.number("a number of armies")))
     w.keyword(">")
-    return Attack(w.player, target=w.territory(), mode=FLANKING, flanks=tuple(flanks))
+    return act.Attack(w.player, target=w.territory(), mode=FLANKING, flanks=tuple(flanks))
 
 
 def _read_pairs(w: _Words, need_target: bool) -> tuple[tuple[str, ...], tuple[str, ...], str]:
@@ -577,7 +538,7 @@ def _read_naval(w: _Words) -> Action:
     ships, targets, lead = _read_pairs(w, need_target=True)
     mode = w.accept(*_MODES) or NORMAL
     armies = w.number("a number of armies") if w.is_number() else 0
-    return NavalAttack(w.player, ships=ships, target=lead, mode=mode, armies=armies,
+    return act.NavalAttack(w.player, ships=ships, target=lead, mode=mode, armies=armies,
                        targets=targets)  # fmt: skip
 
 
@@ -590,14 +551,14 @@ def _read_roll(w: _Words) -> Action:
     until = bool(w.accept("until"))
     if until:
         w.keyword("decided")
-    return Roll(w.player, add=add, until_decided=until, dice=dice)
+    return act.Roll(w.player, add=add, until_decided=until, dice=dice)
 
 
 def _read_move(w: _Words) -> Action:
     w.keyword("in")
     armies = w.number("a number of armies") if w.peek() is not None else 0
     source = w.source() if w.accept("from") else None
-    return MoveIn(w.player, armies=armies, source=source)
+    return act.MoveIn(w.player, armies=armies, source=source)
 
 
 def _defender_hand(w: _Words) -> list[str]:
@@ -618,24 +579,24 @@ def _read_mobilize(w: _Words) -> Action:
         wild.append(w.territory())
         while w.peek() is not None:
             wild.append(w.territory())
-    return Mobilize(w.player, reveal=tuple(reveal), wild_territories=tuple(wild))
+    return act.Mobilize(w.player, reveal=tuple(reveal), wild_territories=tuple(wild))
 
 
 def _read_support(w: _Words) -> Action:
     if w.accept("none"):
-        return JoinDefence(w.player)
+        return act.JoinDefence(w.player)
     ships, behind, _ = _read_pairs(w, need_target=False)
-    return JoinDefence(w.player, ships=ships, behind=behind)
+    return act.JoinDefence(w.player, ships=ships, behind=behind)
 
 
 def _read_board(w: _Words) -> Action:
     ship = w.ship()
     w.keyword("from")
     by = w.ship()
-    return Prize(w.player, ship=ship, by=by, armies=w.number("a number of armies"))
+    return act.Prize(w.player, ship=ship, by=by, armies=w.number("a number of armies"))
 
 
-def _read_embark(w: _Words, cls: type[Embark] | type[Disembark], word: str) -> Action:
+def _read_embark(w: _Words, cls: type[act.Embark] | type[act.Disembark], word: str) -> Action:
     ship = w.ship()
     armies = w.number("a number of armies")
     w.keyword(word)
@@ -644,32 +605,32 @@ def _read_embark(w: _Words, cls: type[Embark] | type[Disembark], word: str) -> A
 
 def _read_end(w: _Words) -> Action:
     if w.accept("cruise"):
-        return EndCruise(w.player, ship=w.ship())
+        return act.EndCruise(w.player, ship=w.ship())
     if w.accept("campaign"):
-        return EndCampaign(w.player)
+        return act.EndCampaign(w.player)
     if w.accept("turn"):
-        return EndTurn(w.player, ally=w.seat() if w.accept("declare") else None)
+        return act.EndTurn(w.player, ally=w.seat() if w.accept("declare") else None)
     if w.peek() is not None:
         raise w.fail("'campaign', 'turn' or 'cruise'")
     kinds = {d.kind for d in pending_decisions(w.state) if d.player == w.player}
     if kinds & {DecisionKind.REINFORCE, DecisionKind.CAMPAIGN}:
-        return EndCampaign(w.player)
+        return act.EndCampaign(w.player)
     if DecisionKind.END in kinds:
-        return EndTurn(w.player)
+        return act.EndTurn(w.player)
     raise w.fail("'end campaign', 'end turn' or 'end cruise <ship>': no phase of yours to end", 0)
 
 
 def _read_sail(w: _Words) -> Action:
     ship = w.ship()
     w.keyword("to")
-    return Sail(w.player, ship=ship, station=w.station())
+    return act.Sail(w.player, ship=ship, station=w.station())
 
 
 def _read_transfer(w: _Words) -> Action:
     source = w.territory()
     w.keyword(">")
     destination = w.territory()
-    return Transfer(w.player, source=source, destination=destination,
+    return act.Transfer(w.player, source=source, destination=destination,
                     armies=w.number("a number of armies"))  # fmt: skip
 
 
@@ -685,7 +646,7 @@ def _read_bet(move: str) -> Callable[[_Words], Action]:
         if w.peek() is not None and w.peek() != "1":
             raise w.fail("1 or nothing (every bet and raise is one army)")
         w.accept("1")
-        return Poker(w.player, move=move)
+        return act.Poker(w.player, move=move)
 
     return read
 
@@ -695,12 +656,12 @@ def _read_draw(w: _Words) -> Action:
     if w.peek() not in (None, "stash"):
         raise w.fail("a poker card such as Qh, 'stash' or the end of the line")
     stash = _read_cards(w) if w.accept("stash") else ()
-    return Poker(w.player, move="draw", cards=cards, from_stash=stash)
+    return act.Poker(w.player, move="draw", cards=cards, from_stash=stash)
 
 
 def _read_vote(w: _Words) -> Action:
     w.keyword("draw")
-    return VoteDraw(w.player, agree=w.keyword("yes", "no") == "yes")
+    return act.VoteDraw(w.player, agree=w.keyword("yes", "no") == "yes")
 
 
 def _read_prefer(w: _Words) -> Action:
@@ -712,11 +673,11 @@ def _read_prefer(w: _Words) -> Action:
     reveal = None
     if w.accept("reveal"):
         reveal = REVEAL_ALL if w.keyword("ask", "all", REVEAL_ALL) != ASK else ASK
-    return Prefer(w.player, defence_dice=defence, reveal=reveal)
+    return act.Prefer(w.player, defence_dice=defence, reveal=reveal)
 
 
 def _poker_move(move: str) -> Callable[[_Words], Action]:
-    return lambda w: Poker(w.player, move=move)
+    return lambda w: act.Poker(w.player, move=move)
 
 
 def _simple(make: Callable[[str], Action]) -> Callable[[_Words], Action]:
@@ -739,32 +700,32 @@ _READERS: dict[str, Callable[[_Words], Action]] = {
     "flank": _read_flank,
     "naval": _read_naval,
     "roll": _read_roll,
-    "retreat": _simple(Retreat),
+    "retreat": _simple(act.Retreat),
     "move": _read_move,
     "mobilize": _read_mobilize,
     "mobilise": _read_mobilize,
     "support": _read_support,
-    "sink": lambda w: Prize(w.player, ship=w.ship()),
+    "sink": lambda w: act.Prize(w.player, ship=w.ship()),
     "board": _read_board,
-    "cruise": lambda w: Cruise(w.player, ship=w.ship()),
+    "cruise": lambda w: act.Cruise(w.player, ship=w.ship()),
     "sail": _read_sail,
-    "embark": lambda w: _read_embark(w, Embark, "from"),
-    "disembark": lambda w: _read_embark(w, Disembark, "to"),
+    "embark": lambda w: _read_embark(w, act.Embark, "from"),
+    "disembark": lambda w: _read_embark(w, act.Disembark, "to"),
     "end": _read_end,
     "transfer": _read_transfer,
-    "discard": lambda w: Discard(w.player, cards=_read_cards(w)),
-    "challenge": _simple(lambda p: Challenge(p, contest=True)),
-    "let": _then("pass", lambda p: Challenge(p, contest=False)),
-    "play": _then("poker", lambda p: Answer(p, demur=False)),
-    "demur": _simple(lambda p: Answer(p, demur=True)),
-    "choose": lambda w: Poker(w.player, move="choose", cards=_read_cards(w)),
+    "discard": lambda w: act.Discard(w.player, cards=_read_cards(w)),
+    "challenge": _simple(lambda p: act.Challenge(p, contest=True)),
+    "let": _then("pass", lambda p: act.Challenge(p, contest=False)),
+    "play": _then("poker", lambda p: act.Answer(p, demur=False)),
+    "demur": _simple(lambda p: act.Answer(p, demur=True)),
+    "choose": lambda w: act.Poker(w.player, move="choose", cards=_read_cards(w)),
     "bet": _read_bet("bet"),
     "raise": _read_bet("raise"),
     "draw": _read_draw,
     **{move: _poker_move(move) for move in _POKER_SIMPLE},
-    "join": lambda w: Join(w.player, ally=w.seat()),
-    "leave": _simple(Leave),
-    "concede": _simple(Concede),
+    "join": lambda w: act.Join(w.player, ally=w.seat()),
+    "leave": _simple(act.Leave),
+    "concede": _simple(act.Concede),
     "vote": _read_vote,
     "prefer": _read_prefer,
 }

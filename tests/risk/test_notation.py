@@ -16,16 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from risk.rules import (
-    InvalidAction,
-    apply,
-    game_dice,
-    join_or_leave,
-    legal_actions,
-    new_game,
-    pending_decisions,
-    sample_action,
-)
+from risk import rules
+from risk.rules import InvalidAction, apply, game_dice, legal_actions
 from risk.rules.actions import (
     ACTION_TYPES,
     Action,
@@ -340,7 +332,7 @@ def _play(seed: int, players: int, options: Options, steps: int) -> tuple[set[st
     """Play one seeded game; round-trip every action at every step. Returns (offered, checked)
     action types."""
     names = [f"p{i}" for i in range(players)]
-    state = new_game(names, seed=f"notation-{seed}", options=options)
+    state = rules.new_game(names, seed=f"notation-{seed}", options=options)
     rng = random.Random(seed)
     newcomers = [f"late{i}" for i in range(3)]
     offered: set[str] = set()
@@ -348,7 +340,7 @@ def _play(seed: int, players: int, options: Options, steps: int) -> tuple[set[st
     for _ in range(steps):
         if state.over:
             break
-        actor = pending_decisions(state)[0].player
+        actor = rules.pending_decisions(state)[0].player
         bystander = rng.choice([*names, *newcomers])
         for person in dict.fromkeys((actor, bystander)):
             for spec in legal_actions(state, person):
@@ -358,14 +350,14 @@ def _play(seed: int, players: int, options: Options, steps: int) -> tuple[set[st
                     checked.add(action.type)
         action = None
         if rng.random() < 0.02:
-            action = join_or_leave(state, bystander, rng)
+            action = rules.join_or_leave(state, bystander, rng)
             playing = sum(s.kind == "player" and s.alive for s in state.seats)
             if action is not None and action.type == "leave" and playing <= 2:
                 action = None
             if action is not None and action.type == "join":
                 names.append(bystander)
         if action is None:
-            action = sample_action(state, actor, rng)
+            action = rules.sample_action(state, actor, rng)
         _round_trip(state, action.player, action)
         checked.add(action.type)
         state, _ = apply(state, action, game_dice(state))
