@@ -72,13 +72,14 @@ Decisions (issue 18 is silent on these):
   applied without a second look, so "North" must not quietly become one of three territories.
   A misspelt name is refused with the closest names as the example.
 - Commas are optional separators and are not counted as words; ``>``, ``+`` and ``:`` are words
-  of their own, with or without spaces around them (``Alaska>Kamchatka`` reads fine).
+  of their own, with or without spaces around them (``Alaska>Kamchatka`` reads fine). ``->``
+  reads as ``>``, and a full stop ending the line is dropped (people end sentences in mail).
 - ``end`` alone is a synonym: ``end campaign`` while reinforcing or campaigning, ``end turn`` in
   the end phase. ``bet``/``raise`` take an optional ``1`` (every bet is one army); ``move in``
   alone means ``move in 0`` (the attacking armies only, after a committed or flanking win);
   ``attack A > B`` without a number attacks with every spare army of ``A`` (all but one, or all
-  but one aboard a ship); ``turn in`` without ``for`` takes armies. ``format_action`` always
-  writes the full form.
+  but one aboard a ship), and ``attack A > B normal 3`` is ``attack A > B 3``; ``turn in``
+  without ``for`` takes armies. ``format_action`` always writes the full form.
 - Cards in ``turn in`` and ``mobilize`` are written by name (the hand's order changes as cards
   come and go, so a name means the same card in every mail); a number, as in ``turn in 2 9
   wild``, is the card's place in the hand as ``legal_moves_text`` lists it (counted from 1) of the
@@ -431,7 +432,8 @@ def _closest(word: str, names: Sequence[str]) -> str:
 
 def parse_action(state: GameState, player: str, line: str) -> Action:
     """The action ``player`` wrote in ``line``; ``InvalidAction`` naming the word at fault."""
-    w = _Words(state, player, _TOKEN.findall(line))
+    text = line.strip().rstrip(".").replace("->", ">")  # a sentence's full stop; an arrow
+    w = _Words(state, player, _TOKEN.findall(text))
     verb = w.peek()
     if verb is None:
         raise w.fail(f"an action, one of: {', '.join(_VERBS)}")
@@ -452,6 +454,8 @@ def _read_arrange(w: _Words) -> Action:
         arrangement.append((w.territory(), w.number("a number of armies")))
         if w.accept("factory"):
             break
+        if w.peek() is None:
+            raise w.fail("a territory name or 'factory'")
     factory = w.territory()
     station = w.station() if w.accept("ship") else None
     return act.Arrange(
@@ -497,7 +501,8 @@ def _read_attack(w: _Words) -> Action:
     target = w.territory()
     if w.accept(COMMITTED):
         return act.Attack(w.player, target=target, mode=COMMITTED,
-                      flanks=((source, w.number("a number of armies")),))  # fmt: skip
+                          flanks=((source, w.number("a number of armies")),))  # fmt: skip
+    w.accept(NORMAL)
     armies = w.number("a number of armies") if w.peek() is not None else _spare(w.state, source)
     return act.Attack(w.player, target=target, mode=NORMAL, flanks=((source, armies),))
 

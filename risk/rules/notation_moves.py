@@ -15,7 +15,7 @@ from typing import Any
 
 from risk.rules.actions import ActionSpec
 from risk.rules.engine import legal_actions
-from risk.rules.state import FLANKING, REVEAL_ALL, GameState
+from risk.rules.state import COMMITTED, FLANKING, NORMAL, REVEAL_ALL, WILD, GameState
 
 __all__ = ["LIST_CAP", "legal_moves_text"]
 
@@ -69,9 +69,19 @@ def _attack_spec(state: GameState, s: ActionSpec) -> str:
     listed = [f"{t} from {'/'.join(src)}" for t, src in sorted(targets.items())]
     flanking = sorted(t for t, modes in s.options["modes"].items() if FLANKING in modes)
     text = f"attack <from> > <to> [committed] <armies>   targets: {_listed(listed)}"
+    text += (
+        f"; most armies: {_listed([_room_text(src, r) for src, r in s.options['room'].items()])}"
+    )
     if flanking:
         text += f"; flank <from> <n> + <from> <n> > <to> on: {_listed(flanking)}"
     return text
+
+
+def _room_text(source: str, room: dict[str, list[int]]) -> str:
+    """``Alaska 8``, or ``S3 2 (3 committed)`` where a committed attack may send more."""
+    most = room[NORMAL][1]
+    committed = room.get(COMMITTED, [0, most])[1]
+    return f"{source} {most}" + (f" ({committed} committed)" if committed != most else "")
 
 
 def _naval_spec(state: GameState, s: ActionSpec) -> str:
@@ -103,9 +113,15 @@ def _move_in_spec(state: GameState, s: ActionSpec) -> str:
 
 def _mobilize_spec(state: GameState, s: ActionSpec) -> str:
     o = s.options
-    cards = f"cards you may reveal: {_listed(o['cards'])}; " if o["cards"] else ""
-    return (f"mobilize [reveal <card> ...] [to <territory> ...]   {cards}"
-            f"wild dice: {o['wild_dice']}, to any of: {_listed(o['territories'])}")  # fmt: skip
+    choices = []
+    if o["cards"]:
+        choices.append(f"cards you may reveal: {_listed(o['cards'])}")
+    if o["wild_dice"] or WILD in o["cards"]:
+        choices.append(f"wild dice: {o['wild_dice']} (and one a wild card revealed), "
+                       f"to any of: {_listed(o['territories'])}")  # fmt: skip
+    if not choices:
+        return "mobilize   (nothing to reveal, no wild dice)"
+    return f"mobilize [reveal <card> ...] [to <territory> ...]   {'; '.join(choices)}"
 
 
 def _support_spec(state: GameState, s: ActionSpec) -> str:

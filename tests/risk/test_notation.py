@@ -150,6 +150,14 @@ def test_bare_attack_sends_every_spare_army() -> None:
     assert format_action(_front(), action) == "attack Alaska > Kamchatka 8"
 
 
+def test_mail_habits() -> None:
+    """A full stop ending the line and an arrow ``->`` are read as a person means them."""
+    state = _front()
+    assert parse_action(state, "alice", "Attack Alaska -> Kamchatka normal 4.") == Attack(
+        "alice", target="Kamchatka", mode="normal", flanks=(("Alaska", 4),)
+    )
+
+
 def test_stations_ships_and_seats() -> None:
     state = _front()
     assert format_action(state, NavalAttack("alice", ships=("S12",), target="S3", mode="normal"))\
@@ -190,7 +198,8 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "notation.md"
 
 def _doc_examples() -> list[str]:
     """The Example column of docs/notation.md's table of every action."""
-    rows = [line for line in DOC.read_text().splitlines() if line.startswith("| ")]
+    section = DOC.read_text().split("## Every action")[1].split("\n## ")[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ")]
     return [m.group(1) for row in rows if (m := re.search(r"\| `([^`|]+)` \|$", row))]
 
 
@@ -236,6 +245,12 @@ def test_missing_number() -> None:
     )
     assert _refusal("attack Alaska > Kamchatka committed") == (
         "word 6 (end of line): expected a number of armies"
+    )
+
+
+def test_arrange_without_factory() -> None:
+    assert _refusal("arrange Alaska 9, Ukraine 6, Ural 6") == (
+        "word 8 (end of line): expected a territory name or 'factory'"
     )
 
 
