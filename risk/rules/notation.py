@@ -439,8 +439,8 @@ def parse_action(state: GameState, player: str, line: str) -> Action:
         raise w.fail(f"an action, one of: {', '.join(_VERBS)}")
     reader = _READERS.get(verb)
     if reader is None:
-        close = difflib.get_close_matches(verb, list(_VERBS), n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        close = difflib.get_close_matches(verb, [v.split()[0] for v in _VERBS], n=1)
+        hint = f" (did you mean {_OPENINGS.get(close[0], close[0])!r}?)" if close else ""
         raise w.fail(f"an action, one of: {', '.join(_VERBS)}{hint}")
     w.at = 1
     action = reader(w)
@@ -735,5 +735,8 @@ _READERS: dict[str, Callable[[_Words], Action]] = {
     "prefer": _read_prefer,
 }
 
+#: Two-word openings, as the error that names an unknown first word lists them.
+_OPENINGS = {"let": "let pass", "move": "move in", "play": "play poker", "turn": "turn in",
+             "vote": "vote draw"}  # fmt: skip
 #: The first words of the notation, for the error that names an unknown one.
-_VERBS = tuple(sorted(k for k in _READERS if k != "mobilise"))
+_VERBS = tuple(_OPENINGS.get(k, k) for k in sorted(_READERS) if k != "mobilise")

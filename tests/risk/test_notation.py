@@ -261,8 +261,12 @@ def test_trailing_words() -> None:
 
 def test_other_refusals() -> None:
     assert _refusal("") == (
-        "word 1 (end of line): expected an action, one of: " + _refusal("").split("one of: ")[1]
+        "word 1 (end of line): expected an action, one of: arrange, attack, bet, board, call, "
+        "challenge, check, choose, concede, cruise, demur, discard, disembark, draw, embark, end, "
+        "flank, fold, join, leave, let pass, mobilize, move in, muck, naval, place, play poker, "
+        "prefer, raise, retreat, roll, sail, show, sink, support, transfer, turn in, vote draw"
     )
+    assert _refusal("tunr in 1 2 3").endswith("(did you mean 'turn in'?)")
     assert _refusal("cruise S99") == "word 2 'S99': expected a ship on the board, e.g. S1"
     assert _refusal("turn in 2 11 wild", _front(REINFORCE, risk_hands={"alice": HAND})) == (
         "word 4 '11': expected a card number from 1 to 10 (the hand)"
@@ -344,8 +348,8 @@ def _round_trip(state: GameState, player: str, action: Action) -> None:
 
 
 def _play(seed: int, players: int, options: Options, steps: int) -> tuple[set[str], set[str]]:
-    """Play one seeded game; round-trip every action at every step. Returns (offered, checked)
-    action types."""
+    """Play one seeded game; round-trip every action at every step (and write the legal moves
+    as text). Returns (offered, checked) action types."""
     names = [f"p{i}" for i in range(players)]
     state = rules.new_game(names, seed=f"notation-{seed}", options=options)
     rng = random.Random(seed)
@@ -358,7 +362,9 @@ def _play(seed: int, players: int, options: Options, steps: int) -> tuple[set[st
         actor = rules.pending_decisions(state)[0].player
         bystander = rng.choice([*names, *newcomers])
         for person in dict.fromkeys((actor, bystander)):
-            for spec in legal_actions(state, person):
+            specs = legal_actions(state, person)
+            assert len(legal_moves_text(state, person)) == len(specs)  # one line a spec
+            for spec in specs:
                 offered.add(spec.type)
                 for action in actions_from_spec(spec, person):
                     _round_trip(state, person, action)
