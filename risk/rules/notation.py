@@ -82,8 +82,9 @@ Decisions (issue 18 is silent on these):
   without ``for`` takes armies. ``format_action`` always writes the full form.
 - Cards in ``turn in`` and ``mobilize`` are written by name (the hand's order changes as cards
   come and go, so a name means the same card in every mail); a number, as in ``turn in 2 9
-  wild``, is the card's place in the hand as ``legal_moves_text`` lists it (counted from 1) of the
-  seat that turns in (whose turn it is) or that mobilizes (the defender).
+  wild``, is the card's place in the hand, counted from 1, in the order the board shows the hand
+  (``risk_hand`` of the view) and ``legal_moves_text`` lists it: the hand of the seat that turns
+  in (whose turn it is) or that mobilizes (the defender).
 - A naval attack (and a ``support``) with every ship on one target is written ``S3 + S4 > S7``,
   which leaves ``targets`` (``behind``) empty; ship-by-ship pairs ``S3 > S7, S4 > S7`` fill
   them. A single ship is always the first form: ``NavalAttack(targets=("S7",))`` of one ship
