@@ -424,3 +424,37 @@ def test_round_trip_sweep() -> None:
         checked |= more_checked
     assert sorted(offered) == sorted(ALL_TYPES)
     assert offered <= checked, sorted(offered - checked)
+
+
+# --- a damaged line is refused, never a crash -----------------------------------------------------
+
+NOISE = ["1", "0", ">", "+", ":", "S1", "S999", "wild", "North", "Pacific", "for", "to",
+         "from", "stash", "Qh", "committed", "dice", "until", "declare",
+         ]  # fmt: skip
+
+
+def test_damaged_lines_raise_invalid_action_or_parse() -> None:
+    """Every offered action's line with a word dropped, added, replaced or the tail cut: the
+    parser returns an action (the engine judges it) or raises ``InvalidAction``, nothing else."""
+    rng = random.Random(7)
+    state = rules.new_game(["p0", "p1", "p2"], seed="notation-damage")
+    refused = 0
+    for _ in range(120):
+        actor = rules.pending_decisions(state)[0].player
+        for spec in legal_actions(state, actor):
+            for action in actions_from_spec(spec, actor)[:3]:
+                words = format_action(state, action).split()
+                at = rng.randrange(len(words))
+                noise = rng.choice(NOISE)
+                damaged = rng.choice([
+                    [*words[:at], *words[at + 1:]], [*words[:at], noise, *words[at:]],
+                    [*words[:at], noise, *words[at + 1:]], words[:at],
+                ])  # fmt: skip
+                try:
+                    parse_action(state, actor, " ".join(damaged))
+                except InvalidAction as error:
+                    assert str(error).startswith("word "), error
+                    refused += 1
+        action = rules.sample_action(state, actor, rng)
+        state, _ = apply(state, action, game_dice(state))
+    assert refused > 500
