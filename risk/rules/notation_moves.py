@@ -5,7 +5,9 @@ the notation's form with its choices spelt out (``place <1-5> <territory>   terr
 ...``), so a person can type a reply. The notation itself is ``risk.rules.notation`` (which
 re-exports this function). A list longer than ``LIST_CAP`` shows its first ``LIST_CAP`` items and
 counts the rest ("..., and 12 more"): a mail line stays readable, and the board on the site has
-the whole list. Hand cards are numbered from 1 as ``turn in 2 9 wild`` counts them.
+the whole list; sailing lists the nearest stations first (with their boat lengths), so the cut
+drops the far ones, and a transfer source lists the first ``DESTINATIONS`` territories it reaches.
+Hand cards are numbered from 1 as ``turn in 2 9 wild`` counts them.
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ __all__ = ["LIST_CAP", "legal_moves_text"]
 
 #: Longest list of choices spelt out on one line; the rest are counted ("... and 12 more").
 LIST_CAP = 12
+
+
+#: Destinations listed for each transfer source (a source reaches every territory of its group).
+DESTINATIONS = 6
 
 
 def _listed(items: Sequence[Any], cap: int = LIST_CAP) -> str:
@@ -95,7 +101,7 @@ def _roll_spec(state: GameState, s: ActionSpec) -> str:
     o = s.options
     parts = ["roll"]
     if o["max_add"]:
-        parts.append(f"[add <1-{o['max_add']}>]")
+        parts.append(f"[add {_range(1, o['max_add'])}]")
     if o["dice"]:
         parts.append(f"[<{o['dice'][0]}-{o['dice'][-1]}> dice]")
     parts.append("[until decided]")
@@ -105,7 +111,7 @@ def _roll_spec(state: GameState, s: ActionSpec) -> str:
 def _move_in_spec(state: GameState, s: ActionSpec) -> str:
     o = s.options
     if "min" in o:
-        return f"move in <{o['min']}-{o['max']}>"
+        return f"move in {_range(o['min'], o['max'])}"
     extra = [f"{src} up to {n}" for src, n in o["extra_from"].items() if n > 0]
     more = f"   extra from: {_listed(extra)}" if extra else ""
     return f"move in 0 [or move in <n> from <territory>]   {o['moving']} move in{more}"
@@ -137,8 +143,16 @@ def _prize_spec(state: GameState, s: ActionSpec) -> str:
     return text + (f"; boarders: {_listed(boarders)}" if boarders else "")
 
 
+def _range(least: int, most: int) -> str:
+    """``<1-5>``, or ``<3>`` when there is one choice."""
+    return f"<{least}-{most}>" if least != most else f"<{least}>"
+
+
 def _sail_spec(state: GameState, s: ActionSpec) -> str:
-    return f"sail {s.options['ship']} to <station>   {_listed(sorted(s.options['stations']))}"
+    """Stations nearest first, with the boat lengths to each (the cap keeps the near ones)."""
+    near = sorted(s.options["stations"].items(), key=lambda kv: (kv[1], kv[0]))
+    listed = [f"{station} ({lengths})" for station, lengths in near]
+    return f"sail {s.options['ship']} to <station>   {_listed(listed)}"
 
 
 def _embark_spec(state: GameState, s: ActionSpec) -> str:
@@ -149,18 +163,23 @@ def _embark_spec(state: GameState, s: ActionSpec) -> str:
 
 def _disembark_spec(state: GameState, s: ActionSpec) -> str:
     o = s.options
-    return (f"disembark {o['ship']} <1-{o['max']}> to <territory>   "
+    return (f"disembark {o['ship']} {_range(1, o['max'])} to <territory>   "
             f"{_listed(o['territories'])}")  # fmt: skip
 
 
 def _transfer_spec(state: GameState, s: ActionSpec) -> str:
     o = s.options
-    room = [f"{src} (up to {o['max'][src]})" for src in o["sources"]]
+    room = []
+    for src in o["sources"]:
+        reach = o["destinations"][src]
+        more = f"/+{len(reach) - DESTINATIONS} more" if len(reach) > DESTINATIONS else ""
+        room.append(f"{src} (up to {o['max'][src]}, to {'/'.join(reach[:DESTINATIONS])}{more})")
     return f"transfer <from> > <to> <armies>   from: {_listed(room)}"
 
 
 def _discard_spec(state: GameState, s: ActionSpec) -> str:
-    return f"discard <{s.options['count']} cards>   {' '.join(s.options['cards'])}"
+    count = s.options["count"]
+    return f"discard <{count} card{'s' if count != 1 else ''}>   {' '.join(s.options['cards'])}"
 
 
 def _poker_spec(state: GameState, s: ActionSpec) -> str:
@@ -179,7 +198,8 @@ def _poker_spec(state: GameState, s: ActionSpec) -> str:
 
 def _place_spec(state: GameState, s: ActionSpec) -> str:
     o = s.options
-    return f"place <{o['min']}-{o['max']}> <territory>   territories: {_listed(o['territories'])}"
+    armies = _range(o["min"], o["max"])
+    return f"place {armies} <territory>   territories: {_listed(o['territories'])}"
 
 
 def _end_turn_spec(state: GameState, s: ActionSpec) -> str:

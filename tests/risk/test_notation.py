@@ -318,18 +318,32 @@ def test_legal_moves_text_on_a_hand_checked_state() -> None:
 
 
 def test_legal_moves_text_caps_long_lists() -> None:
-    """S12 cruising off Alaska with 8 boat lengths reaches 47 stations: the first 12 (sorted)
-    are listed, the other 35 counted."""
+    """S12 cruising off Alaska with 8 boat lengths reaches 47 stations: the 12 nearest are
+    listed with their boat lengths (Arctic:Alaska round the coast, Alberta and Kamchatka along
+    the Pacific, 1 each; then five at 2; then the first of those at 3 by name), the other 35
+    counted."""
     state = _front()
     ship = state.ships["S12"]
     ship.cruising, ship.moves, ship.cruises = True, 8, 0
     sail = next(line for line in legal_moves_text(state, "alice") if line.startswith("sail"))
     assert sail == (
-        "sail S12 to <station>   Arctic:Alaska, Arctic:Greenland, Arctic:Kamchatka, "
-        "Arctic:Northwest Territory, Arctic:Scandinavia, Arctic:Siberia, Arctic:Ukraine, "
-        "Arctic:Ural, Arctic:Yakutsk, Atlantic:Argentina, Atlantic:Brazil, "
-        "Atlantic:Central America, ... and 35 more"
+        "sail S12 to <station>   Arctic:Alaska (1), Pacific:Alberta (1), Pacific:Kamchatka (1), "
+        "Arctic:Kamchatka (2), Arctic:Northwest Territory (2), Pacific:Japan (2), "
+        "Pacific:Mongolia (2), Pacific:Western United States (2), Arctic:Greenland (3), "
+        "Arctic:Yakutsk (3), Atlantic:Northwest Territory (3), Pacific:Central America (3), "
+        "... and 35 more"
     )
+
+
+def test_legal_moves_text_of_a_transfer() -> None:
+    """The end phase: Alaska (9) reaches no other own territory; Ukraine (7) and Ural (6)
+    border each other, so each may send all but one to the other."""
+    lines = legal_moves_text(_front(END), "alice")
+    assert lines[0] == (
+        "transfer <from> > <to> <armies>   from: Ukraine (up to 6, to Ural), "
+        "Ural (up to 5, to Ukraine)"
+    )
+    assert lines[1] == "end turn [declare <ally>]   allies: green"
 
 
 # --- the round trip over seeded games -----------------------------------------------------------
