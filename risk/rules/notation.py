@@ -22,9 +22,9 @@ line per action type, with an example)::
                   attack Alaska > Kamchatka 4     attack Alaska > Kamchatka committed 8
     flanking    = "flank" source n "+" source n {"+" source n} ">" territory
                   flank Ukraine 6 + Ural 5 > Afghanistan
-    naval       = "naval" (ship {"+" ship} ">" ship | ship ">" ship ship ">" ship {ship ">" ship})
+    naval       = "naval" (ship {"+" ship} ">" ship | ship "on" ship {ship ("on" | ">") ship})
                   ["normal" | "committed" | "flanking"] [n]
-                  naval S3 > S7        naval S3 + S4 > S7 flanking 2      naval S3 > S7, S4 > S8
+                  naval S3 > S7     naval S3 + S4 > S7 flanking 2     naval S3 on S7, S4 on S8
     roll        = "roll" ["add" n] [n "dice"] ["until" "decided"]
                   roll      roll add 2      roll 2 dice      roll until decided
     retreat     = "retreat"
@@ -85,10 +85,14 @@ Decisions (issue 18 is silent on these):
   wild``, is the card's place in the hand, counted from 1, in the order the board shows the hand
   (``risk_hand`` of the view) and ``legal_moves_text`` lists it: the hand of the seat that turns
   in (whose turn it is) or that mobilizes (the defender).
-- A naval attack (and a ``support``) with every ship on one target is written ``S3 + S4 > S7``,
-  which leaves ``targets`` (``behind``) empty; ship-by-ship pairs ``S3 > S7, S4 > S7`` fill
-  them. A single ship is always the first form: ``NavalAttack(targets=("S7",))`` of one ship
-  (the same attack as ``targets=()``) is written and read back as ``targets=()``.
+- A naval attack has two forms because ``NavalAttack`` has two shapes that mean the same
+  attack when every ship goes for one target: ``naval S3 + S4 > S7`` leaves ``targets`` empty
+  (the AI and the sampler send that), ``naval S3 on S7, S4 on S7`` lists each ship's target
+  (the board's form sends that, even for one ship: ``naval S3 on S7``). Both read as a person
+  means them; the canonical line keeps the action's shape, so the round trip is exact. Between
+  two or more pairs ``>`` reads as ``on`` (``naval S3 > S7, S4 > S8``).
+- ``support S5 + S6`` puts the joining ships behind the battle's lead target (``behind``
+  empty); ``support S5 > S2`` names the attacked ship each backs.
 - ``format_action`` refuses (``ValueError``) the few actions the engine can never accept and the
   notation has no form for: a normal or committed attack from more than one flank.
 """
@@ -160,16 +164,14 @@ def _attack_text(a: act.Attack) -> str:
     return f"attack {source} > {a.target}{mode} {armies}"
 
 
-def _pairs_text(ships: Sequence[str], targets: Sequence[str], lead: str) -> str:
-    """``S3 + S4 > S7`` (all on ``lead``, targets empty) or ``S3 > S7, S4 > S8`` (explicit)."""
-    if not targets or len(ships) == 1:
-        return f"{' + '.join(ships)} > {lead}"
-    return ", ".join(f"{s} > {t}" for s, t in zip(ships, targets, strict=True))
-
-
 def _naval_text(a: act.NavalAttack) -> str:
-    lead = a.targets[0] if a.targets else a.target
-    text = f"naval {_pairs_text(a.ships, a.targets, lead)}"
+    """``naval S3 + S4 > S7`` (``targets`` empty: all on ``target``) or ``naval S3 on S7, S4 on
+    S8`` (``targets`` listed, even for one ship: the form tells the two apart)."""
+    if a.targets:
+        pairs = ", ".join(f"{s} on {t}" for s, t in zip(a.ships, a.targets, strict=True))
+    else:
+        pairs = f"{' + '.join(a.ships)} > {a.target}"
+    text = f"naval {pairs}"
     if a.mode != NORMAL or a.armies:
         text += f" {a.mode} {a.armies}" if a.armies else f" {a.mode}"
     return text
@@ -516,36 +518,49 @@ def _read_flank(w: _Words) -> Action:
     return act.Attack(w.player, target=w.territory(), mode=FLANKING, flanks=tuple(flanks))
 
 
-def _read_pairs(w: _Words, need_target: bool) -> tuple[tuple[str, ...], tuple[str, ...], str]:
-    """``S3 + S4 > S7`` -> (ships, (), S7); ``S3 > S7 S4 > S8`` -> (ships, targets, S7)."""
-    ships = [w.ship()]
+def _read_naval(w: _Words) -> Action:
+    """``S3 + S4 > S7`` (every ship on S7, ``targets`` empty) or ``S3 on S7, S4 on S8`` (each
+    ship's target listed); ``>`` between the pairs of a list reads as ``on``."""
+    ships, targets = [w.ship()], []
     if w.accept("+"):
         ships.append(w.ship())
         while w.accept("+"):
             ships.append(w.ship())
-        if not need_target:
-            return tuple(ships), (), ""
         w.keyword(">")
-        return tuple(ships), (), w.ship()
-    if not need_target and w.peek() != ">":
-        return tuple(ships), (), ""
+        lead = w.ship()
+    else:
+        link = w.keyword(">", "on")
+        targets.append(w.ship())
+        while w.is_ship():
+            ships.append(w.ship())
+            w.keyword("on", ">")
+            targets.append(w.ship())
+        lead = targets[0]
+        if len(ships) == 1 and link == ">":  # one ship on its target: the first form
+            targets = []
+    mode = w.accept(*_MODES) or NORMAL
+    armies = w.number("a number of armies") if w.is_number() else 0
+    return act.NavalAttack(w.player, ships=tuple(ships), target=lead, mode=mode, armies=armies,
+                           targets=tuple(targets))  # fmt: skip
+
+
+def _read_support(w: _Words) -> Action:
+    """``support none``, ``support S5 + S6`` (behind the lead target) or ``support S5 > S2,
+    S6 > S3`` (each joining ship behind the attacked ship named)."""
+    if w.accept("none"):
+        return act.JoinDefence(w.player)
+    ships = [w.ship()]
+    if w.peek() != ">":
+        while w.accept("+"):
+            ships.append(w.ship())
+        return act.JoinDefence(w.player, ships=tuple(ships))
     w.keyword(">")
-    targets = [w.ship()]
+    behind = [w.ship()]
     while w.is_ship():
         ships.append(w.ship())
         w.keyword(">")
-        targets.append(w.ship())
-    if len(ships) == 1 and need_target:  # a naval attack's one ship: on its target, no list
-        return tuple(ships), (), targets[0]
-    return tuple(ships), tuple(targets), targets[0]
-
-
-def _read_naval(w: _Words) -> Action:
-    ships, targets, lead = _read_pairs(w, need_target=True)
-    mode = w.accept(*_MODES) or NORMAL
-    armies = w.number("a number of armies") if w.is_number() else 0
-    return act.NavalAttack(w.player, ships=ships, target=lead, mode=mode, armies=armies,
-                       targets=targets)  # fmt: skip
+        behind.append(w.ship())
+    return act.JoinDefence(w.player, ships=tuple(ships), behind=tuple(behind))
 
 
 def _read_roll(w: _Words) -> Action:
@@ -586,13 +601,6 @@ def _read_mobilize(w: _Words) -> Action:
         while w.peek() is not None:
             wild.append(w.territory())
     return act.Mobilize(w.player, reveal=tuple(reveal), wild_territories=tuple(wild))
-
-
-def _read_support(w: _Words) -> Action:
-    if w.accept("none"):
-        return act.JoinDefence(w.player)
-    ships, behind, _ = _read_pairs(w, need_target=False)
-    return act.JoinDefence(w.player, ships=ships, behind=behind)
 
 
 def _read_board(w: _Words) -> Action:

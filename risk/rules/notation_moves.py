@@ -93,8 +93,9 @@ def _room_text(source: str, room: dict[str, list[int]]) -> str:
 def _naval_spec(state: GameState, s: ActionSpec) -> str:
     pairs = [f"{ship} > {'/'.join(ts)}" for fleet in s.options["defenders"].values()
              for ship, ts in sorted(fleet.items())]  # fmt: skip
-    return (f"naval <ship> [+ <ship>] > <enemy ship> [{'|'.join(s.options['modes'])} <armies>]   "
-            f"{_listed(pairs)}")  # fmt: skip
+    modes = "|".join(s.options["modes"])
+    forms = f"naval <ship> [+ <ship>] > <enemy> | naval <ship> on <enemy>, ... [{modes} <armies>]"
+    return f"{forms}   {_listed(pairs)}"
 
 
 def _roll_spec(state: GameState, s: ActionSpec) -> str:

@@ -168,6 +168,9 @@ def test_stations_ships_and_seats() -> None:
     assert parse_action(state, "alice", "naval S12 > S3, S4 > S5") == NavalAttack(
         "alice", ships=("S12", "S4"), target="S3", mode="normal", targets=("S3", "S5")
     )
+    board_form = NavalAttack("alice", ships=("S12",), target="S3", mode="normal", targets=("S3",))
+    assert format_action(state, board_form) == "naval S12 on S3"
+    assert parse_action(state, "alice", "naval S12 on S3") == board_form
     assert parse_action(state, "bob", "support S4 > S2") == JoinDefence("bob", ("S4",), ("S2",))
     assert parse_action(state, "bob", "support S4") == JoinDefence("bob", ("S4",))
     assert parse_action(state, "alice", "sail S12 to Arctic : Alaska").station == "Arctic:Alaska"
@@ -207,7 +210,7 @@ def test_every_documented_example_is_read_and_written_back() -> None:
     """Each example of the table parses; written back, it is the same line (the canonical form),
     except ``turn in 2 9 wild``, whose hand numbers come back as the cards' names."""
     examples = _doc_examples()
-    assert len(examples) == 46
+    assert len(examples) == 47
     state = _front(REINFORCE, allies="ally-1", risk_hands={"alice": HAND})
     for line in examples:
         written = format_action(state, parse_action(state, "alice", line))
