@@ -61,6 +61,7 @@ line per action type, with an example)::
     source   = territory | ship
     ship     = "S" digits (a ship on the board: S12)
     station  = ocean ":" territory (a station of the map: Pacific:Alaska)
+             | territory (a territory with one coast: Brazil is Atlantic:Brazil)
     card     = territory | "wild" | a number: the card's place in the hand, counted from 1
     pcard    = a poker card: rank (2-9, T or 10, J, Q, K, A) and suit (c, d, h, s): Qh, 10s
     seat     = a seat's id as the game shows it (a player's name, ally-1)
@@ -111,7 +112,7 @@ from risk.rules import board
 from risk.rules.actions import Action, InvalidAction
 from risk.rules.engine import pending_decisions
 from risk.rules.notation_moves import LIST_CAP, legal_moves_text
-from risk.rules.state import ASK, COMMITTED, FLANKING, NORMAL, REVEAL_ALL, WILD, GameState
+from risk.rules.state import ALLIED, ASK, COMMITTED, FLANKING, NORMAL, REVEAL_ALL, WILD, GameState
 from risk.rules.vocabulary import DecisionKind
 
 __all__ = ["LIST_CAP", "format_action", "legal_moves_text", "parse_action"]
@@ -285,6 +286,10 @@ class _Words:
             return InvalidAction(f"word {i + 1} {self.words[i]!r}", f"expected {expected}")
         return InvalidAction(f"word {i + 1} (end of line)", f"expected {expected}")
 
+    def rest(self) -> list[str]:
+        """The words from the cursor on, lower-case (for the examples of an error)."""
+        return [word.lower() for word in self.words[self.at :]]
+
     def take(self) -> str:
         word = self.words[self.at]
         self.at += 1
@@ -347,7 +352,7 @@ class _Words:
             ):
                 best = name
         if best is None:
-            raise self.fail(f"{what}, e.g. {_closest(self.peek() or '', names)}")
+            raise self.fail(f"{what}, e.g. {_closest(self.rest(), names)}")
         self.at += len(best.split())
         return best
 
@@ -360,6 +365,14 @@ class _Words:
     def station(self) -> str:
         bmap = board.board_map(self.state)
         start = self.at
+        oceans = {o.lower() for o in bmap.oceans}
+        if self.peek() not in (None, *oceans) and self.peek(1) != ":":
+            territory = self.territory()  # a bare territory: its one station
+            coast = bmap.stations_of(territory)
+            if len(coast) == 1:
+                return coast[0]
+            has = f"has {', '.join(coast)}" if coast else "has no coast"
+            raise self.fail(f"a station written Ocean:Territory; {territory} {has}", at=start)
         ocean = self.name(bmap.oceans, "an ocean (a station is written Ocean:Territory)")
         self.keyword(":")
         territory = self.territory()
@@ -373,6 +386,8 @@ class _Words:
         if self.is_number():
             start = self.at
             index = self.number()
+            if not hand:
+                raise self.fail("a territory name or wild: the hand is empty", at=start)
             if not 1 <= index <= len(hand):
                 raise self.fail(f"a card number from 1 to {len(hand)} (the hand)", at=start)
             return hand[index - 1]
@@ -405,7 +420,8 @@ class _Words:
             if word is not None and seat.id.lower() == word:
                 self.at += 1
                 return seat.id
-        raise self.fail(f"a seat, e.g. {_closest(word or '', [s.id for s in self.state.seats])}")
+        allies = [s.id for s in self.state.seats if s.kind == ALLIED]
+        raise self.fail(f"an allied army, e.g. {_closest(self.rest(), allies)}")
 
 
 def _poker_card(word: str) -> str | None:
@@ -417,20 +433,22 @@ def _poker_card(word: str) -> str | None:
     return None
 
 
-def _closest(word: str, names: Sequence[str]) -> str:
-    """The name(s) nearest ``word`` for an error's example (the first name when none is close)."""
-    lowered = {n.lower(): n for n in names}
-    firsts = {n.split()[0].lower(): n for n in names}
-    close = difflib.get_close_matches(word.lower(), list(lowered), n=2, cutoff=0.6)
-    close += [
-        firsts[w]
-        for w in difflib.get_close_matches(word.lower(), list(firsts), n=2, cutoff=0.6)
-        if firsts[w].lower() not in close
-    ]
-    picked = [lowered.get(c, c) for c in close][:2]
+def _closest(words: Sequence[str], names: Sequence[str]) -> str:
+    """One or two of ``names`` nearest the words at fault, for an error's example: each name is
+    compared with as many of the words as it has (so "Westren United States" finds Western
+    United States); the first name in order when none is close."""
+    scored = []
+    for name in names:
+        phrase = " ".join(words[: len(name.split())])
+        score = difflib.SequenceMatcher(None, phrase, name.lower()).ratio()
+        if words and words[0] and name.lower().startswith(words[0]):
+            score = max(score, 0.75)  # a prefix such as "North" (prefixes are not accepted)
+        if score >= 0.6:
+            scored.append((-score, name))
+    picked = [name for _, name in sorted(scored)[:2]]
     if not picked:
         return sorted(names)[0] if names else "?"
-    return " or ".join(dict.fromkeys(picked))
+    return " or ".join(picked)
 
 
 def parse_action(state: GameState, player: str, line: str) -> Action:
@@ -514,6 +532,8 @@ def _read_flank(w: _Words) -> Action:
     flanks = [(w.source(), w.number("a number of armies"))]
     while w.accept("+"):
         flanks.append((w.source(), w.number("a number of armies")))
+    if w.peek() != ">":
+        raise w.fail("'+' and another flank, or '>' and the target")
     w.keyword(">")
     return act.Attack(w.player, target=w.territory(), mode=FLANKING, flanks=tuple(flanks))
 

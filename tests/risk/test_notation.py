@@ -31,6 +31,7 @@ from risk.rules.actions import (
     Mobilize,
     NavalAttack,
     Place,
+    PlaceShip,
     Poker,
     Prefer,
     Roll,
@@ -174,6 +175,9 @@ def test_stations_ships_and_seats() -> None:
     assert parse_action(state, "bob", "support S4 > S2") == JoinDefence("bob", ("S4",), ("S2",))
     assert parse_action(state, "bob", "support S4") == JoinDefence("bob", ("S4",))
     assert parse_action(state, "alice", "sail S12 to Arctic : Alaska").station == "Arctic:Alaska"
+    assert parse_action(state, "alice", "place ship brazil") == PlaceShip(
+        "alice", "Atlantic:Brazil"
+    )
     assert parse_action(state, "alice", "prefer defense 1 reveal all") == Prefer(
         "alice", defence_dice=1, reveal=REVEAL_ALL
     )
@@ -237,6 +241,13 @@ def test_unknown_verb() -> None:
 
 def test_misspelt_territory() -> None:
     assert _refusal("place 3 Alaskaa") == "word 3 'Alaskaa': expected a territory name, e.g. Alaska"
+    assert _refusal("place 3 Westren United States") == (
+        "word 3 'Westren': expected a territory name, "
+        "e.g. Western United States or Eastern United States"
+    )
+    assert _refusal("place 3 North") == (
+        "word 3 'North': expected a territory name, e.g. North Africa or Northern Europe"
+    )
     assert _refusal("attack Alaska > Kamchatkka committed 8") == (
         "word 4 'Kamchatkka': expected a territory name, e.g. Kamchatka"
     )
@@ -282,6 +293,22 @@ def test_other_refusals() -> None:
     )
     assert _refusal("place ship Arctic:Peru") == (
         "word 3 'Arctic': expected a station of the map; Peru has Pacific:Peru"
+    )
+    assert _refusal("sail S12 to Alaska") == (
+        "word 4 'Alaska': expected a station written Ocean:Territory; "
+        "Alaska has Pacific:Alaska, Arctic:Alaska"
+    )
+    assert _refusal("place ship Afghanistan") == (
+        "word 3 'Afghanistan': expected a station written Ocean:Territory; Afghanistan has no coast"
+    )
+    assert _refusal("turn in 1 2 wild") == (
+        "word 3 '1': expected a territory name or wild: the hand is empty"
+    )
+    assert _refusal("flank Ukraine 6 Ural 5 > Afghanistan") == (
+        "word 4 'Ural': expected '+' and another flank, or '>' and the target"
+    )
+    assert _refusal("end turn declare grean", _front(END)) == (
+        "word 4 'grean': expected an allied army, e.g. green"
     )
     assert _refusal("end", _front(turn="bob")) == (
         "word 1 'end': expected 'end campaign', 'end turn' or 'end cruise <ship>': "
