@@ -239,41 +239,59 @@ def test_unknown_verb() -> None:
     assert message.endswith("(did you mean 'attack'?)")
 
 
-def test_misspelt_territory() -> None:
-    assert _refusal("place 3 Alaskaa") == "word 3 'Alaskaa': expected a territory name, e.g. Alaska"
-    assert _refusal("place 3 Westren United States") == (
-        "word 3 'Westren': expected a territory name, "
-        "e.g. Western United States or Eastern United States"
+#: (line, the refusal's text): each names the word at fault and what was expected. The state is
+#: ``_front()``: alice campaigning, an empty hand, her ship S12 off Alaska, green's S1-S11.
+REFUSALS = [
+    # a misspelt territory, with the nearest names as the example
+    ("place 3 Alaskaa", "word 3 'Alaskaa': expected a territory name, e.g. Alaska"),
+    ("place 3 Westren United States", "word 3 'Westren': expected a territory name, "
+     "e.g. Western United States or Eastern United States"),
+    ("place 3 North", "word 3 'North': expected a territory name, e.g. North Africa or "
+     "Northern Europe"),
+    ("attack Alaska > Kamchatkka committed 8",
+     "word 4 'Kamchatkka': expected a territory name, e.g. Kamchatka"),
+    # a missing number
+    ("place Alaska", "word 2 'Alaska': expected a number of armies, 'ship' or 'factory'"),
+    ("attack Alaska > Kamchatka committed", "word 6 (end of line): expected a number of armies"),
+    ("arrange Alaska 9, Ukraine 6, Ural 6",
+     "word 8 (end of line): expected a territory name or 'factory'"),
+    # trailing words
+    ("roll now", "word 2 'now': expected the end of the line"),
+    ("place 3 Alaska please", "word 4 'please': expected the end of the line"),
+    # ships, stations, cards, seats
+    ("cruise S99", "word 2 'S99': expected a ship on the board, e.g. S1"),
+    ("bet 2", "word 2 '2': expected 1 or nothing (every bet and raise is one army)"),
+    ("place ship Pacifik:Alaska",
+     "word 3 'Pacifik': expected an ocean (a station is written Ocean:Territory), e.g. Pacific"),
+    ("place ship Arctic:Peru", "word 3 'Arctic': expected a station of the map; Peru has "
+     "Pacific:Peru"),
+    ("sail S12 to Alaska", "word 4 'Alaska': expected a station written Ocean:Territory; "
+     "Alaska has Pacific:Alaska, Arctic:Alaska"),
+    ("place ship Afghanistan", "word 3 'Afghanistan': expected a station written "
+     "Ocean:Territory; Afghanistan has no coast"),
+    ("turn in 1 2 wild", "word 3 '1': expected a territory name or wild: the hand is empty"),
+    ("flank Ukraine 6 Ural 5 > Afghanistan",
+     "word 4 'Ural': expected '+' and another flank, or '>' and the target"),
+    ("end turn declare grean", "word 4 'grean': expected an allied army, e.g. green"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("line", "expected"), REFUSALS)
+def test_refusal_names_the_word_and_what_was_expected(line: str, expected: str) -> None:
+    assert _refusal(line) == expected
+
+
+def test_refusals_that_need_their_state() -> None:
+    assert _refusal("turn in 2 11 wild", _front(REINFORCE, risk_hands={"alice": HAND})) == (
+        "word 4 '11': expected a card number from 1 to 10 (the hand)"
     )
-    assert _refusal("place 3 North") == (
-        "word 3 'North': expected a territory name, e.g. North Africa or Northern Europe"
-    )
-    assert _refusal("attack Alaska > Kamchatkka committed 8") == (
-        "word 4 'Kamchatkka': expected a territory name, e.g. Kamchatka"
+    assert _refusal("end", _front(turn="bob")) == (
+        "word 1 'end': expected 'end campaign', 'end turn' or 'end cruise <ship>': "
+        "no phase of yours to end"
     )
 
 
-def test_missing_number() -> None:
-    assert _refusal("place Alaska") == (
-        "word 2 'Alaska': expected a number of armies, 'ship' or 'factory'"
-    )
-    assert _refusal("attack Alaska > Kamchatka committed") == (
-        "word 6 (end of line): expected a number of armies"
-    )
-
-
-def test_arrange_without_factory() -> None:
-    assert _refusal("arrange Alaska 9, Ukraine 6, Ural 6") == (
-        "word 8 (end of line): expected a territory name or 'factory'"
-    )
-
-
-def test_trailing_words() -> None:
-    assert _refusal("roll now") == "word 2 'now': expected the end of the line"
-    assert _refusal("place 3 Alaska please") == "word 4 'please': expected the end of the line"
-
-
-def test_other_refusals() -> None:
+def test_an_empty_line_lists_the_openings() -> None:
     assert _refusal("") == (
         "word 1 (end of line): expected an action, one of: arrange, attack, bet, board, call, "
         "challenge, check, choose, concede, cruise, demur, discard, disembark, draw, embark, end, "
@@ -281,39 +299,6 @@ def test_other_refusals() -> None:
         "prefer, raise, retreat, roll, sail, show, sink, support, transfer, turn in, vote draw"
     )
     assert _refusal("tunr in 1 2 3").endswith("(did you mean 'turn in'?)")
-    assert _refusal("cruise S99") == "word 2 'S99': expected a ship on the board, e.g. S1"
-    assert _refusal("turn in 2 11 wild", _front(REINFORCE, risk_hands={"alice": HAND})) == (
-        "word 4 '11': expected a card number from 1 to 10 (the hand)"
-    )
-    assert (
-        _refusal("bet 2") == "word 2 '2': expected 1 or nothing (every bet and raise is one army)"
-    )
-    assert _refusal("place ship Pacifik:Alaska") == (
-        "word 3 'Pacifik': expected an ocean (a station is written Ocean:Territory), e.g. Pacific"
-    )
-    assert _refusal("place ship Arctic:Peru") == (
-        "word 3 'Arctic': expected a station of the map; Peru has Pacific:Peru"
-    )
-    assert _refusal("sail S12 to Alaska") == (
-        "word 4 'Alaska': expected a station written Ocean:Territory; "
-        "Alaska has Pacific:Alaska, Arctic:Alaska"
-    )
-    assert _refusal("place ship Afghanistan") == (
-        "word 3 'Afghanistan': expected a station written Ocean:Territory; Afghanistan has no coast"
-    )
-    assert _refusal("turn in 1 2 wild") == (
-        "word 3 '1': expected a territory name or wild: the hand is empty"
-    )
-    assert _refusal("flank Ukraine 6 Ural 5 > Afghanistan") == (
-        "word 4 'Ural': expected '+' and another flank, or '>' and the target"
-    )
-    assert _refusal("end turn declare grean", _front(END)) == (
-        "word 4 'grean': expected an allied army, e.g. green"
-    )
-    assert _refusal("end", _front(turn="bob")) == (
-        "word 1 'end': expected 'end campaign', 'end turn' or 'end cruise <ship>': "
-        "no phase of yours to end"
-    )
 
 
 def test_an_error_is_the_api_error_kind() -> None:
