@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from risk import rules
-from risk.rules import InvalidAction, apply, game_dice, legal_actions
+from risk.rules import IllegalAction, InvalidAction, apply, game_dice, legal_actions
 from risk.rules.actions import (
     ACTION_TYPES,
     Action,
@@ -44,9 +44,12 @@ from risk.rules.state import (
     END,
     REINFORCE,
     REVEAL_ALL,
+    Battle,
+    Flank,
     GameState,
     Options,
 )
+from risk.rules.vocabulary import Refusal
 from tests.risk.builders import act, make_state
 from tests.risk.spec_actions import actions_from_spec
 
@@ -54,8 +57,9 @@ from tests.risk.spec_actions import actions_from_spec
 
 
 def _front(phase: str = "campaign", allies: str = "green", **kwargs) -> GameState:
-    """Alice holds Alaska (9), Ukraine (7) and Ural (6); bob holds Kamchatka and Afghanistan;
-    the allied army green holds the rest. Alice's ship S12 is in the Pacific off Alaska."""
+    """Alice holds Alaska (9), Ukraine (7) and Ural (6); bob holds Kamchatka (3) and
+    Afghanistan (4); the allied army (``allies``, green) holds the rest, and its ships S1-S11
+    (one army each, off Madagascar). Alice's ship S12 (3 armies) is in the Pacific off Alaska."""
     territories = {"Alaska": ("alice", 9), "Ukraine": ("alice", 7), "Ural": ("alice", 6),
                    "Kamchatka": ("bob", 3), "Afghanistan": ("bob", 4)}  # fmt: skip
     ships = {f"S{i}": (allies, "Indian:Madagascar", 1) for i in range(1, 12)}
@@ -74,15 +78,26 @@ def test_place_3_alaska() -> None:
 
 
 def test_attack_committed() -> None:
-    action = parse_action(_front(), "alice", "attack Alaska > Kamchatka committed 8")
+    """Alaska's 9 armies: 8 committed (all but one) against Kamchatka; the engine opens it."""
+    state = _front()
+    action = parse_action(state, "alice", "attack Alaska > Kamchatka committed 8")
     assert action == Attack("alice", target="Kamchatka", mode="committed", flanks=(("Alaska", 8),))
+    after, _ = apply(state, action, game_dice(state))
+    assert after.territories["Alaska"].armies == 1
+    assert after.battle is not None and after.battle.flanks[0].commitment == 8
 
 
 def test_flanking_attack_with_two_sources() -> None:
-    action = parse_action(_front(), "alice", "flank Ukraine 6 + Ural 5 > Afghanistan")
+    """The issue's example reads as written; flanks of 6 and 5 are then the engine's to refuse
+    (flanks start "of equal size"): parsing reads, it does not judge."""
+    state = _front()
+    action = parse_action(state, "alice", "flank Ukraine 6 + Ural 5 > Afghanistan")
     assert action == Attack(
         "alice", target="Afghanistan", mode="flanking", flanks=(("Ukraine", 6), ("Ural", 5))
     )
+    with pytest.raises(IllegalAction) as caught:
+        apply(state, action, game_dice(state))
+    assert caught.value.code == Refusal.UNEQUAL_FLANKS
 
 
 def test_roll() -> None:
@@ -184,9 +199,9 @@ def test_stations_ships_and_seats() -> None:
 
 
 def test_mobilize_reveals_by_name_or_number() -> None:
+    """Bob, attacked on Kamchatka, reveals his first hand card and a wild card; his two wild
+    dice go to Kamchatka and Afghanistan."""
     state = _front(risk_hands={"bob": ("Kamchatka", "wild", "Peru")})
-    from risk.rules.state import Battle, Flank
-
     state.battle = Battle(kind="land", mode="normal", attacker="alice", defender="bob",
                           target="Kamchatka", flanks=[Flank("Alaska", False, 3, 3)],
                           stage="mobilize")  # fmt: skip
