@@ -11,6 +11,8 @@ The public contract (issue 6):
 - ``view_for(state, player | None) -> dict``, ``events_for(state, events, player)``
 - ``to_dict(state)`` / ``from_dict(d)``; ``action_from_dict(d)`` / ``Action.to_dict()``
 - ``game_dice(state)``: the verifiable dice of the next action.
+- ``format_action(state, action) -> str`` / ``parse_action(state, player, line) -> Action`` and
+  ``legal_moves_text(state, player) -> list[str]``: the move notation for mail (issue 18).
 - ``view_patch(before, after) -> list[op]`` / ``apply_patch(doc, ops)``: the JSON Patch between
   two views that a socket push carries.
 """
@@ -32,6 +34,7 @@ from risk.rules.engine import (
     pending_decisions,
 )
 from risk.rules.events import Event
+from risk.rules.notation import format_action, legal_moves_text, parse_action
 from risk.rules.sampler import NoAction, join_or_leave, sample_action
 from risk.rules.setup import new_game
 from risk.rules.state import GameState, Options, clone, from_dict, to_dict
@@ -58,12 +61,15 @@ __all__ = [
     "apply_patch",
     "clone",
     "events_for",
+    "format_action",
     "from_dict",
     "game_dice",
     "join_or_leave",
     "legal_actions",
+    "legal_moves_text",
     "load_map",
     "new_game",
+    "parse_action",
     "pending_decisions",
     "sample_action",
     "to_dict",
