@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET
 from django.views.generic import TemplateView
 
 from combat.axis_allies.editions import available_editions, load_edition
+from frontend.notation_doc import notation_rows
 from risk.rules.board_map import MapError, load_board_shapes, load_map
 
 # Every unit of any edition, the revised edition's order first (the A&A form's rows).
@@ -137,3 +138,8 @@ class RulesView(TemplateView):
     """``/rules``: Fast Risk's rules in the project's words."""
 
     template_name = "frontend/rules.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["notation"] = notation_rows()
+        return context

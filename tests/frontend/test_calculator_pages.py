@@ -115,12 +115,35 @@ def test_the_nav_and_home_link_the_calculators_and_rules(client):
 def test_the_rules_page_covers_the_game_and_the_servers_readings(client):
     html = page(client, "/rules")
     assert "<title>Fast Risk rules - Warboard</title>" in html
-    for anchor in ("setup", "turn", "battles", "ships", "allies", "coming-going", "decisions"):
+    anchors = (
+        "setup",
+        "turn",
+        "battles",
+        "ships",
+        "allies",
+        "coming-going",
+        "notation",
+        "decisions",
+    )
+    for anchor in anchors:
         assert f'id="{anchor}"' in html and f'href="#{anchor}"' in html
     for word in ("Committed", "Flanking", "Mobilization bonus", "pirate", "poker", "R4)", "J6)"):
         assert word in html
     assert 'href="/calculators/risk"' in html
     assert "<form" not in html  # a text page: nothing to fill in
+
+
+def test_the_rules_page_shows_the_notation_table_of_docs_notation_md(client):
+    """Every row of docs/notation.md's table (47 examples), keywords in <code>, "\\|" as "|"."""
+    html = page(client, "/rules")
+    assert html.count("<tr><td>") == 47
+    assert (
+        "<tr><td>Place armies</td><td><code>place</code> n territory</td>"
+        "<td><code>place 3 Alaska</code></td></tr>"
+    ) in html
+    turn_in = "<code>turn in</code> card card card [<code>for</code> <code>armies</code>|"
+    assert turn_in in html
+    assert "<td><code>flank Ukraine 6 + Ural 5 &gt; Afghanistan</code></td>" in html
 
 
 def test_the_rules_page_is_in_the_projects_own_words():
