@@ -29,8 +29,6 @@ MAX_MONTE_CARLO_WORK = 500_000
 MONTE_CARLO_RUNS = 2000
 SYSTEM_WORD = "a&a"
 
-# --- Axis & Allies --------------------------------------------------------------------------
-
 #: Each unit's canonical abbreviation (the notation's own) and the words accepted for it. Plural
 #: "s" is accepted on any of them.
 AA_UNITS: Mapping[str, tuple[str, ...]] = MappingProxyType(
@@ -105,7 +103,7 @@ def parse(words: Words, settings: dict[str, Any]) -> dict[str, Any]:
     }
     arguments.update(_aa_extras(extra))
     checked(words, sources, lambda: _check_units(words, sources, arguments))
-    checked(words, sources, lambda: build_setup(**_fight_arguments(arguments)))
+    checked(words, sources, lambda: build_setup(**fight_arguments(arguments)))
     return arguments
 
 
@@ -269,7 +267,7 @@ def _aa_extras(extra: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _fight_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
+def fight_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
     """The arguments as ``fight`` / ``build_setup`` take them (every optional one present)."""
     return {
         "attacker": arguments["attacker"],
@@ -331,7 +329,7 @@ def format_line(arguments: Mapping[str, Any]) -> str:
 def aa_odds(arguments: Mapping[str, Any]) -> dict[str, Any]:
     """The battle's odds as the odds API computes them: exact, or past the exact solver's
     limits a Monte Carlo estimate with a fixed seed (module docstring)."""
-    kwargs = _fight_arguments(arguments)
+    kwargs = fight_arguments(arguments)
     attacker, defender = kwargs.pop("attacker"), kwargs.pop("defender")
     try:
         return battle_odds(attacker, defender, **kwargs).as_dict()
@@ -353,7 +351,7 @@ _AA_RESULT_CHANCE = {
 
 
 def resolve(arguments: Mapping[str, Any], dice: Dice) -> tuple[dict[str, Any], dict[str, Any], str]:
-    kwargs = _fight_arguments(arguments)
+    kwargs = fight_arguments(arguments)
     attacker, defender = kwargs.pop("attacker"), kwargs.pop("defender")
     odds = aa_odds(arguments)
     report = fight(attacker, defender, dice=dice, **kwargs).as_dict()

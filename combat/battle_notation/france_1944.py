@@ -10,6 +10,8 @@ from combat.battle_notation.words import (
     VS,
     Sources,
     Words,
+    attack_and_defense,
+    attack_and_defense_text,
     checked,
     number_text,
     once,
@@ -19,8 +21,6 @@ from combat.crt.france_1944 import france_1944_odds, france_1944_resolve
 from combat.dice import Dice
 
 SYSTEM_WORD = "f44"
-
-# --- France 1944 ----------------------------------------------------------------------------
 
 _F44_COMBAT: Mapping[str, str] = MappingProxyType(
     {
@@ -37,13 +37,7 @@ _F44_WORDS = ("set-piece", "mobile", "morale A vs D", "units N", "terrain +N", "
 
 def parse(words: Words, settings: dict[str, Any]) -> dict[str, Any]:
     sources = Sources()
-    sources.mark("attack", words.i)
-    attack = words.number("the attack strength")
-    if words.peek() not in VS:
-        raise words.error("expected vs between attack and defence strengths", VS)
-    words.take()
-    sources.mark("defense", words.i)
-    defense = words.number("the defence strength")
+    attack, defense = attack_and_defense(words, sources, "strength")
     chosen: dict[str, Any] = {}
     while (word := words.peek()) is not None:
         at = words.i
@@ -104,9 +98,7 @@ def _france_odds(arguments: Mapping[str, Any]) -> object:
 def format_line(arguments: Mapping[str, Any]) -> str:
     parts = [
         SYSTEM_WORD,
-        number_text(arguments["attack"]),
-        "vs",
-        number_text(arguments["defense"]),
+        *attack_and_defense_text(arguments),
         arguments["combat"],
         f"morale {arguments['attacker_morale']} vs {arguments['defender_morale']}",
         f"units {arguments['attacking_units']}",

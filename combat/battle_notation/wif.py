@@ -10,9 +10,10 @@ from typing import Any
 
 from combat.battle_notation.words import (
     SIGNED,
-    VS,
     Sources,
     Words,
+    attack_and_defense,
+    attack_and_defense_text,
     checked,
     number_text,
     once,
@@ -32,8 +33,6 @@ from combat.crt.wif import (
 from combat.dice import Dice
 
 SYSTEM_WORD = "wif"
-
-# --- World in Flames ------------------------------------------------------------------------
 
 _WIF_FLAGS: Mapping[str, str] = MappingProxyType(
     {
@@ -63,13 +62,7 @@ def _no_wif_modifiers() -> WifModifiers:
 
 def parse(words: Words, settings: dict[str, Any]) -> dict[str, Any]:
     sources = Sources()
-    sources.mark("attack", words.i)
-    attack = words.number("the attack factors")
-    if words.peek() not in VS:
-        raise words.error("expected vs between attack and defence factors", VS)
-    words.take()
-    sources.mark("defense", words.i)
-    defense = words.number("the defence factors")
+    attack, defense = attack_and_defense(words, sources, "factors")
     chosen: dict[str, Any] = {}
     modifiers: dict[str, Any] = {}
     options: list[str] = []
@@ -178,13 +171,7 @@ def _wif_canonical(modifiers: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def format_line(arguments: Mapping[str, Any]) -> str:
-    parts = [
-        SYSTEM_WORD,
-        number_text(arguments["attack"]),
-        "vs",
-        number_text(arguments["defense"]),
-        arguments["column"],
-    ]
+    parts = [SYSTEM_WORD, *attack_and_defense_text(arguments), arguments["column"]]
     if arguments.get("drm"):
         parts.append(number_text(arguments["drm"], signed=True))
     modifiers = arguments.get("modifiers") or {}

@@ -6,7 +6,7 @@ Shared by the three systems' grammars (``axis_allies``, ``wif``, ``france_1944``
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -151,3 +151,21 @@ def once(words: Words, extra: dict[str, Any], key: str, value: Any, at: int) -> 
     if key in extra:
         raise words.error(f"{key} is already given", at=at)
     extra[key] = value
+
+
+def attack_and_defense(
+    words: Words, sources: Sources, what: str
+) -> tuple[int | float, int | float]:
+    """The CRT systems' opening ``ATTACK vs DEFENCE`` (``what``: factors, strength)."""
+    sources.mark("attack", words.i)
+    attack = words.number(f"the attack {what}")
+    if words.peek() not in VS:
+        raise words.error(f"expected vs between the attack and defence {what}", VS)
+    words.take()
+    sources.mark("defense", words.i)
+    return attack, words.number(f"the defence {what}")
+
+
+def attack_and_defense_text(arguments: Mapping[str, Any]) -> tuple[str, str, str]:
+    """``ATTACK vs DEFENCE`` as the canonical line writes it."""
+    return number_text(arguments["attack"]), "vs", number_text(arguments["defense"])
