@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from inspect import Parameter, signature
 from types import MappingProxyType
 from typing import Any
 
@@ -15,6 +16,7 @@ from combat.battle_notation.words import (
     VS,
     Sources,
     Words,
+    check_arguments,
     checked,
     once,
     percent,
@@ -95,13 +97,30 @@ def parse(words: Words, settings: dict[str, Any]) -> dict[str, Any]:
     _aa_options(words, settings, chosen, extra, sources)
     if words.peek() is not None:
         raise words.error("expected an option", _AA_OPTION_WORDS)
-    arguments: dict[str, Any] = {
-        "attacker": attacker,
-        "defender": defender,
-        "rules": chosen.get("rules", settings.get("rules", "dice")),
-        "edition": chosen.get("edition", settings.get("edition", "revised")),
+    techs = {side: extra.get(f"techs.{side}", []) for side in _SIDES}
+    options = {
+        key: extra[key]
+        for key in (
+            "attacker_first_strike_subs",
+            "defender_first_strike_subs",
+            "bombard_separately",
+        )
+        if key in extra
     }
-    arguments.update(_aa_extras(extra))
+    arguments = canonical(
+        {
+            "attacker": attacker,
+            "defender": defender,
+            "rules": chosen.get("rules", settings.get("rules", "dice")),
+            "edition": chosen.get("edition", settings.get("edition", "revised")),
+            "rounds": extra.get("rounds"),
+            "amphibious": extra.get("amphibious", False),
+            "attacker_order": extra.get("attacker_order"),
+            "defender_order": extra.get("defender_order"),
+            "techs": techs,
+            "options": options,
+        }
+    )
     checked(words, sources, lambda: _check_units(words, sources, arguments))
     checked(words, sources, lambda: build_setup(**fight_arguments(arguments)))
     return arguments
@@ -240,46 +259,79 @@ def _unit_list(words: Words) -> list[str]:
     return names
 
 
-def _aa_extras(extra: Mapping[str, Any]) -> dict[str, Any]:
-    """The optional ``fight`` arguments in canonical form (defaults left out)."""
-    out: dict[str, Any] = {}
-    if extra.get("rounds") is not None:
-        out["rounds"] = extra["rounds"]
-    if extra.get("amphibious"):
-        out["amphibious"] = True
+#: ``fight``'s optional arguments and their defaults, read from its signature (the dice apart).
+FIGHT_DEFAULTS: Mapping[str, Any] = MappingProxyType(
+    {
+        name: parameter.default
+        for name, parameter in signature(fight).parameters.items()
+        if parameter.kind is Parameter.KEYWORD_ONLY and name != "dice"
+    }
+)
+
+
+def canonical(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """The one form of a battle's arguments: attacker, defender, rules and edition always; the
+    other options only when they differ from the default (techs sorted, and a ``{"attacker",
+    "defender"}`` mapping only when the defender holds one; zero counts and options dropped).
+
+    Values of the wrong type are kept as they are, for the resolver to refuse by name.
+    """
+    check_arguments(arguments, ("attacker", "defender"), tuple(FIGHT_DEFAULTS))
+    out: dict[str, Any] = {
+        "attacker": _force(arguments["attacker"]),
+        "defender": _force(arguments["defender"]),
+        "rules": arguments.get("rules", "dice"),
+        "edition": arguments.get("edition", "revised"),
+    }
+    if arguments.get("rounds") is not None:
+        out["rounds"] = arguments["rounds"]
+    if arguments.get("amphibious") is not False and "amphibious" in arguments:
+        out["amphibious"] = arguments["amphibious"]
     for key in ("attacker_order", "defender_order"):
-        if extra.get(key):
-            out[key] = list(extra[key])
-    attacker_techs = sorted(extra.get("techs.attacker", ()))
-    defender_techs = sorted(extra.get("techs.defender", ()))
-    if defender_techs:
-        out["techs"] = {"attacker": attacker_techs, "defender": defender_techs}
-    elif attacker_techs:
-        out["techs"] = attacker_techs
-    options: dict[str, Any] = {}
-    for key in ("attacker_first_strike_subs", "defender_first_strike_subs"):
-        if extra.get(key):
-            options[key] = extra[key]
-    if extra.get("bombard_separately"):
-        options["bombard_separately"] = True
+        if arguments.get(key):
+            out[key] = _listed(arguments[key])
+    techs = _techs(arguments.get("techs"))
+    if techs:
+        out["techs"] = techs
+    options = arguments.get("options")
+    if isinstance(options, Mapping):
+        options = {key: value for key, value in options.items() if value}
     if options:
         out["options"] = options
     return out
 
 
+def _force(force: Any) -> Any:
+    if isinstance(force, Mapping):
+        return {name: count for name, count in force.items() if count != 0}
+    return force
+
+
+def _listed(value: Any) -> Any:
+    return list(value) if isinstance(value, list | tuple) else value
+
+
+def _techs(techs: Any) -> Any:
+    if isinstance(techs, Mapping) and set(techs) <= set(_SIDES):
+        attacker = _sorted(techs.get("attacker", ()))
+        defender = _sorted(techs.get("defender", ()))
+        return {"attacker": attacker, "defender": defender} if defender else attacker
+    return _sorted(techs) if techs else techs
+
+
+def _sorted(names: Any) -> Any:
+    if isinstance(names, list | tuple) and all(isinstance(n, str) for n in names):
+        return sorted(names)
+    return names
+
+
 def fight_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
     """The arguments as ``fight`` / ``build_setup`` take them (every optional one present)."""
+    check_arguments(arguments, ("attacker", "defender"), tuple(FIGHT_DEFAULTS))
     return {
         "attacker": arguments["attacker"],
         "defender": arguments["defender"],
-        "rules": arguments["rules"],
-        "edition": arguments["edition"],
-        "rounds": arguments.get("rounds"),
-        "attacker_order": arguments.get("attacker_order"),
-        "defender_order": arguments.get("defender_order"),
-        "amphibious": arguments.get("amphibious", False),
-        "techs": arguments.get("techs", ()),
-        "options": arguments.get("options"),
+        **{key: arguments.get(key, default) for key, default in FIGHT_DEFAULTS.items()},
     }
 
 

@@ -12,6 +12,7 @@ from combat.battle_notation.words import (
     Words,
     attack_and_defense,
     attack_and_defense_text,
+    check_arguments,
     checked,
     number_text,
     once,
@@ -69,18 +70,31 @@ def parse(words: Words, settings: dict[str, Any]) -> dict[str, Any]:
         raise words.error("missing: morale A vs D (attacker and defender morale)")
     if "attacking_units" not in chosen:
         raise words.error("missing: units N (attacking units, HQs not counted)")
-    arguments = {
-        "attack": attack,
-        "defense": defense,
-        "combat": chosen.get("combat", "set-piece"),
-        "attacker_morale": chosen["morale"][0],
-        "defender_morale": chosen["morale"][1],
-        "attacking_units": chosen["attacking_units"],
-        "terrain_morale": chosen.get("terrain_morale", 0),
-        "other_morale": chosen.get("other_morale", 0),
-    }
+    morale = chosen.pop("morale")
+    arguments = canonical(
+        {
+            "attack": attack,
+            "defense": defense,
+            "attacker_morale": morale[0],
+            "defender_morale": morale[1],
+            **chosen,
+        }
+    )
     checked(words, sources, lambda: _france_odds(arguments))
     return arguments
+
+
+REQUIRED = ("attack", "defense", "attacker_morale", "defender_morale", "attacking_units")
+#: ``france_1944_odds``'s optional arguments and their defaults.
+ODDS_DEFAULTS: Mapping[str, Any] = MappingProxyType(
+    {"combat": "set-piece", "terrain_morale": 0, "other_morale": 0}
+)
+
+
+def canonical(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """The one form of an attack's arguments: all eight of ``france_1944_odds``."""
+    check_arguments(arguments, REQUIRED, tuple(ODDS_DEFAULTS))
+    return {**ODDS_DEFAULTS, **arguments}
 
 
 def _whole(words: Words, what: str) -> int:

@@ -14,6 +14,7 @@ from combat.battle_notation.words import (
     Words,
     attack_and_defense,
     attack_and_defense_text,
+    check_arguments,
     checked,
     number_text,
     once,
@@ -120,14 +121,17 @@ def parse(words: Words, settings: dict[str, Any]) -> dict[str, Any]:
     option_set = set(options) | set(settings.get("options", ()))
     if option_set:
         modifiers["options"] = sorted(option_set)
-    arguments = {
-        "attack": attack,
-        "defense": defense,
-        "column": chosen.get("column", "assault"),
-        "drm": chosen.get("drm", 0),
-        "modifiers": _wif_canonical(modifiers),
-        "fractional_odds": chosen.get("fractional_odds", settings.get("fractional_odds", False)),
-    }
+    arguments = canonical(
+        {
+            "attack": attack,
+            "defense": defense,
+            **chosen,
+            "modifiers": modifiers,
+            "fractional_odds": chosen.get(
+                "fractional_odds", settings.get("fractional_odds", False)
+            ),
+        }
+    )
     checked(words, sources, lambda: wif_land_odds(**arguments))
     return arguments
 
@@ -154,18 +158,41 @@ def _count_value(words: Words, text: str, at: int) -> int:
     return int(text)
 
 
-def _wif_canonical(modifiers: Mapping[str, Any]) -> dict[str, Any]:
+#: ``wif_land_odds``'s optional arguments and their defaults.
+ODDS_DEFAULTS: Mapping[str, Any] = MappingProxyType(
+    {"column": "assault", "drm": 0, "modifiers": None, "fractional_odds": False}
+)
+
+
+def canonical(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """The one form of a battle's arguments: every argument present, and in ``modifiers`` only
+    the fields that differ from their default (options sorted, zero divisions dropped).
+
+    Values of the wrong type are kept as they are, for the resolver to refuse by name.
+    """
+    check_arguments(arguments, ("attack", "defense"), tuple(ODDS_DEFAULTS))
+    out = {**ODDS_DEFAULTS, **arguments}
+    out["modifiers"] = _modifiers(out["modifiers"])
+    return out
+
+
+def _modifiers(modifiers: Any) -> Any:
     """The situation without the fields left at their default (mappings and lists copied)."""
+    if modifiers is None:
+        return {}
+    if not isinstance(modifiers, Mapping):
+        return modifiers
+    defaults = {spec.name for spec in fields(WifModifiers)}
     out: dict[str, Any] = {}
     for name, value in modifiers.items():
-        if name == "divisions":
-            kept = {k: v for k, v in value.items() if v}
+        if name == "divisions" and isinstance(value, Mapping):
+            kept = {k: v for k, v in value.items() if v != 0}
             if kept:
                 out[name] = kept
-        elif name == "options":
+        elif name == "options" and isinstance(value, list | tuple | set | frozenset):
             if value:
                 out[name] = sorted(value)
-        elif value != _wif_default(name):
+        elif name not in defaults or value != _wif_default(name):
             out[name] = value
     return out
 

@@ -44,7 +44,8 @@ class Words:
     """The line's words with a cursor; every error names the word at the cursor (or the end)."""
 
     def __init__(self, line: str) -> None:
-        self.words = line.lower().split()
+        # "3 inf, 1 art vs 4 inf": a comma after a word only separates, as a space does.
+        self.words = [w for w in (word.rstrip(",") for word in line.lower().split()) if w]
         self.i = 0
 
     def peek(self, ahead: int = 0) -> str | None:
@@ -169,3 +170,20 @@ def attack_and_defense(
 def attack_and_defense_text(arguments: Mapping[str, Any]) -> tuple[str, str, str]:
     """``ATTACK vs DEFENCE`` as the canonical line writes it."""
     return number_text(arguments["attack"]), "vs", number_text(arguments["defense"])
+
+
+def check_arguments(
+    arguments: Any, required: Sequence[str], optional: Sequence[str]
+) -> Mapping[str, Any]:
+    """A request's arguments built by hand (or sent as JSON): an object with the resolver's
+    required keys and no unknown key, or a ``CombatInputError`` naming the key."""
+    if not isinstance(arguments, Mapping):
+        raise CombatInputError("arguments", "must be an object of the resolver's arguments")
+    for key in required:
+        if key not in arguments:
+            raise CombatInputError(key, "required")
+    known = (*required, *optional)
+    for key in arguments:
+        if key not in known:
+            raise CombatInputError(str(key), "not an argument of this resolver", known)
+    return arguments

@@ -533,3 +533,61 @@ def test_the_odds_equal_the_odds_api(client, line, url):
     response = client.post(url, request.arguments, content_type="application/json")
     assert response.status_code == 200, response.json()
     assert answer["odds"] == response.json()
+
+
+# --- requests built by hand, as a room may store them ------------------------------------------
+
+
+def test_commas_between_units_are_spaces():
+    assert parse_battle("3 inf, 1 art, 2 arm vs 4 inf, 1 ftr") == parse_battle(
+        "3 inf 1 art 2 arm vs 4 inf 1 ftr"
+    )
+
+
+def test_a_string_variant_is_the_aa_rooms_rules():
+    request = parse_battle("3 inf vs 2 inf", system="axis_allies", variant="lowluck")
+    assert request.arguments["rules"] == "lowluck"
+    with pytest.raises(BattleNotationError) as error:
+        parse_battle("3 inf vs 2 inf dice", system="axis_allies", variant="lowluck")
+    assert error.value.word == "dice"
+
+
+def test_a_request_built_by_hand_is_written_and_rolled_in_its_canonical_form():
+    by_hand = BattleRequest(
+        "axis_allies",
+        {
+            "attacker": {"infantry": 2, "armor": 0},
+            "defender": {"infantry": 1},
+            "techs": {"attacker": ["jet_fighters"], "defender": []},
+            "rounds": None,
+            "options": {"bombard_separately": False},
+        },
+    )
+    line = format_battle(by_hand)
+    assert line == "a&a revised 2 inf vs 1 inf dice tech jet_fighters"
+    assert parse_battle(line).arguments == {
+        "attacker": {"infantry": 2},
+        "defender": {"infantry": 1},
+        "rules": "dice",
+        "edition": "revised",
+        "techs": ["jet_fighters"],
+    }
+    wif = BattleRequest("wif", {"attack": 12, "defense": 4})
+    answer = resolve_battle(wif, SeededDice(SEED, "room:3"))
+    assert answer == resolve_battle(parse_battle("wif 12 vs 4"), SeededDice(SEED, "room:3"))
+    assert answer["notation"] == "wif 12 vs 4 assault"
+
+
+@pytest.mark.parametrize(
+    ("system", "arguments", "field"),
+    [
+        ("france_1944", {"attack": 6, "defense": 4, "attacking_units": 2}, "attacker_morale"),
+        ("wif", {"attack": 6, "defense": 4, "weather": "snow"}, "weather"),
+        ("axis_allies", {"attacker": {"infantry": 1}}, "defender"),
+        ("axis_allies", ["infantry"], "arguments"),
+    ],
+)
+def test_a_request_built_by_hand_names_a_missing_or_unknown_argument(system, arguments, field):
+    with pytest.raises(CombatInputError) as error:
+        resolve_battle(BattleRequest(system, arguments), SeededDice(SEED, "room:1"))
+    assert error.value.field == field
