@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from inspect import Parameter, signature
 from types import MappingProxyType
@@ -69,6 +70,7 @@ _TECH_ALIASES: Mapping[str, str] = MappingProxyType(
     }
 )
 _AMPHIBIOUS = ("amphibious", "amphib")
+_COMPACT = re.compile(r"(\d+)([a-z_&-]+)")
 _SIDES = ("attacker", "defender")
 
 
@@ -139,31 +141,38 @@ def _check_units(words: Words, sources: Sources, arguments: Mapping[str, Any]) -
 
 
 def _aa_force(words: Words, side: str, sources: Sources) -> dict[str, int]:
+    """``[COUNT] UNIT { [COUNT] UNIT }`` (also ``3inf``), up to the first other word."""
     force: dict[str, int] = {}
     start = words.i
-    while True:
-        word = words.peek()
-        if word is None:
+    while (word := words.peek()) is not None:
+        count, name = _counted_unit(words, word)
+        if name is None:
             break
-        count = 1
-        if word.isdigit():
-            unit_word = words.peek(1)
-            if unit_word is None or _unit_name(unit_word) is None:
-                words.i += 1
-                raise words.error("expected a unit after the count", _UNIT_ABBREVIATIONS)
-            count = int(word)
-            words.i += 1
-        elif _unit_name(word) is None:
-            break
-        at = words.i
-        name = _unit_name(words.take())
-        assert name is not None
-        sources.mark(f"{side}.{name}", at)
+        sources.mark(f"{side}.{name}", words.i - 1)  # the unit word
         force[name] = force.get(name, 0) + count
     if words.i == start:
         raise words.error(f"expected the {side}'s units, e.g. 3 inf 1 art", _UNIT_ABBREVIATIONS)
     sources.mark(side, start)
     return {name: n for name, n in force.items() if n}
+
+
+def _counted_unit(words: Words, word: str) -> tuple[int, str | None]:
+    """(count, unit) of the words at the cursor, taken; (0, None) when they are not a unit."""
+    compact = _COMPACT.fullmatch(word)
+    if compact and _unit_name(compact[2]) is not None:
+        words.take()
+        return int(compact[1]), _unit_name(compact[2])
+    if word.isdigit():
+        words.take()
+        unit_word = words.peek()
+        if unit_word is None or _unit_name(unit_word) is None:
+            raise words.error("expected a unit after the count", _UNIT_ABBREVIATIONS)
+        words.take()
+        return int(word), _unit_name(unit_word)
+    name = _unit_name(word)
+    if name is not None:
+        words.take()
+    return 1, name
 
 
 _AA_OPTION_WORDS = (
@@ -226,7 +235,7 @@ def _aa_options(
             words.take()
             side = "defender" if word == "defender-tech" else "attacker"
             tech_at = words.i
-            tech = _tech_name(words.take())
+            tech = _tech_name(words.take("a technology, e.g. heavy_bombers"))
             held = extra.setdefault(f"techs.{side}", [])
             if tech in held:
                 raise words.error(f"{tech} is already given", at=tech_at)
@@ -245,7 +254,7 @@ def _aa_options(
 
 def _unit_list(words: Words) -> list[str]:
     at = words.i
-    text = words.take()
+    text = words.take("units joined by commas, e.g. inf,art")
     names = []
     for part in text.split(","):
         name = _unit_name(part)

@@ -48,6 +48,7 @@ _WIF_WEATHER_ALIASES: Mapping[str, str] = MappingProxyType({"winter": "snow"})
 _WIF_FRACTIONAL = ("fractional", "fractional_odds", "fractional-odds", "option-26")
 
 
+@cache
 def _wif_fields() -> dict[str, Any]:
     return {spec.name: spec for spec in fields(WifModifiers)}
 
@@ -68,7 +69,6 @@ def parse(words: Words, settings: dict[str, Any]) -> dict[str, Any]:
     modifiers: dict[str, Any] = {}
     options: list[str] = []
     known_options = wif_tables().options
-    specs = _wif_fields()
     while (word := words.peek()) is not None:
         at = words.i
         words.take()
@@ -99,23 +99,7 @@ def parse(words: Words, settings: dict[str, Any]) -> dict[str, Any]:
             options.append(word)
             sources.mark("modifiers.options", at)
         elif "=" in word:
-            key, _, text = word.partition("=")
-            name = key.replace("-", "_")
-            if name.startswith("divisions."):
-                count_name = name.split(".", 1)[1]
-                divisions = modifiers.setdefault("divisions", {})
-                if count_name in divisions:
-                    raise words.error(f"{name} is already given", at=at)
-                divisions[count_name] = _count_value(words, text, at)
-                sources.mark(f"modifiers.{name}", at)
-                sources.mark("modifiers.divisions", at)
-                continue
-            spec = specs.get(name)
-            if spec is None or spec.metadata["kind"] not in ("count", "optional_count"):
-                counts = [s for s, f in specs.items() if f.metadata["kind"].endswith("count")]
-                raise words.error(f"{key!r} is not a count of the WiF modifiers", counts, at=at)
-            once(words, modifiers, name, _count_value(words, text, at), at)
-            sources.mark(f"modifiers.{name}", at)
+            _count_assignment(words, word, at, modifiers, sources)
         else:
             raise words.error("expected a WiF modifier", _WIF_WORDS, at=at)
     option_set = set(options) | set(settings.get("options", ()))
@@ -134,6 +118,30 @@ def parse(words: Words, settings: dict[str, Any]) -> dict[str, Any]:
     )
     checked(words, sources, lambda: wif_land_odds(**arguments))
     return arguments
+
+
+def _count_assignment(
+    words: Words, word: str, at: int, modifiers: dict[str, Any], sources: Sources
+) -> None:
+    """``NAME=N`` (a count of ``WifModifiers``) or ``divisions.NAME=N``."""
+    key, _, text = word.partition("=")
+    name = key.replace("-", "_")
+    if name.startswith("divisions."):
+        count_name = name.split(".", 1)[1]
+        divisions = modifiers.setdefault("divisions", {})
+        if count_name in divisions:
+            raise words.error(f"{name} is already given", at=at)
+        divisions[count_name] = _count_value(words, text, at)
+        sources.mark(f"modifiers.{name}", at)
+        sources.mark("modifiers.divisions", at)
+        return
+    specs = _wif_fields()
+    spec = specs.get(name)
+    if spec is None or spec.metadata["kind"] not in ("count", "optional_count"):
+        counts = [s for s, f in specs.items() if f.metadata["kind"].endswith("count")]
+        raise words.error(f"{key!r} is not a count of the WiF modifiers", counts, at=at)
+    once(words, modifiers, name, _count_value(words, text, at), at)
+    sources.mark(f"modifiers.{name}", at)
 
 
 _WIF_WORDS = (

@@ -52,10 +52,10 @@ class Words:
         j = self.i + ahead
         return self.words[j] if j < len(self.words) else None
 
-    def take(self) -> str:
+    def take(self, expected: str = "the rest of the battle") -> str:
         word = self.peek()
         if word is None:
-            raise BattleNotationError(None, None, "the battle is not complete")
+            raise BattleNotationError(None, None, f"expected {expected}")
         self.i += 1
         return word
 

@@ -591,3 +591,18 @@ def test_a_request_built_by_hand_names_a_missing_or_unknown_argument(system, arg
     with pytest.raises(CombatInputError) as error:
         resolve_battle(BattleRequest(system, arguments), SeededDice(SEED, "room:1"))
     assert error.value.field == field
+
+
+def test_counts_written_together_with_the_unit():
+    assert parse_battle("3inf 1art 2arm vs 4inf ftr") == parse_battle(
+        "3 inf 1 art 2 arm vs 4 inf 1 ftr"
+    )
+    with pytest.raises(BattleNotationError) as error:
+        parse_battle("classic 3inf 1art vs 4inf")
+    assert (error.value.word, error.value.position) == ("1art", 2)
+
+
+def test_a_line_cut_short_says_what_was_expected():
+    with pytest.raises(BattleNotationError) as error:
+        parse_battle("3 inf vs 2 inf tech")
+    assert "the line ends: expected a technology" in str(error.value)
