@@ -410,6 +410,29 @@ def test_the_canonical_line_parses_back_to_the_request(request):
     assert parse_battle(line.split(" ", 1)[1], system=request.system) == request
 
 
+def _with_defaults_spelled_out(request: BattleRequest) -> BattleRequest:
+    """The same battle with the defaults a JSON body may carry written out (and zero counts)."""
+    arguments = dict(request.arguments)
+    if request.system == "axis_allies":
+        arguments = {"rounds": None, "amphibious": False, "techs": [], **arguments}
+        arguments["attacker"] = {"transport": 0, **arguments["attacker"]}
+    elif request.system == "wif":
+        arguments["modifiers"] = {"terrain": "clear", "attacking_major_powers": 1} | dict(
+            arguments["modifiers"]
+        )
+    else:
+        arguments = {k: v for k, v in arguments.items() if v not in (0, "set-piece")}
+    return BattleRequest(request.system, arguments)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(aa_requests() | wif_requests() | france_requests())
+def test_defaults_written_out_by_hand_give_the_same_line(request):
+    spelled_out = _with_defaults_spelled_out(request)
+    assert format_battle(spelled_out) == format_battle(request)
+    assert parse_battle(format_battle(spelled_out)) == request
+
+
 # --- resolution, worked by hand ----------------------------------------------------------------
 
 
