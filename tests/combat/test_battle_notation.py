@@ -19,6 +19,7 @@ from combat.battle_notation import (
     parse_battle,
     resolve_battle,
 )
+from combat.battle_notation import axis_allies as notation_aa
 from combat.battle_notation.axis_allies import fight_arguments
 from combat.crt.france_1944 import france_1944_odds
 from combat.crt.wif import TERRAINS, WEATHERS, wif_land_odds
@@ -629,3 +630,17 @@ def test_a_line_cut_short_says_what_was_expected():
     with pytest.raises(BattleNotationError) as error:
         parse_battle("3 inf vs 2 inf tech")
     assert "the line ends: expected a technology" in str(error.value)
+
+
+def test_a_large_dice_battle_off_the_fast_path_is_estimated(monkeypatch):
+    # Submarines keep the solver off its fast path. Hit points: 2 sub + 1 des = 3 against
+    # 1 des + 1 ftr = 2: (3 + 1) x (2 + 1) states x 5 hit points = 60.
+    request = parse_battle("2 sub 1 des vs 1 des 1 ftr")
+    monkeypatch.setattr(notation_aa, "MAX_EXACT_DICE_WORK", 60)
+    assert resolve_battle(request, SeededDice(SEED, "room:1"))["odds"]["method"] == "exact"
+    monkeypatch.setattr(notation_aa, "MAX_EXACT_DICE_WORK", 59)
+    odds = resolve_battle(request, SeededDice(SEED, "room:1"))["odds"]
+    assert (odds["method"], sum(o["probability"] for o in odds["outcomes"])) == (
+        "monte-carlo",
+        pytest.approx(1),
+    )
