@@ -42,13 +42,15 @@ Decisions (where the issue is silent):
   same unit named twice adds up. A unit of the other edition (``art`` in classic) is refused
   naming the word.
 * **Odds**: A&A odds are ``combat.axis_allies.battle_odds`` exactly, within the exact solver's own
-  limits and, for standard dice off its fast path (rounds limits, submarines, AA-gun-free chains
-  aside), a work limit (``axis_allies.MAX_EXACT_DICE_WORK``: states x hit points; a 10-sub fleet
-  battle would take 18 s). Past them the odds are a Monte Carlo estimate with a fixed seed and
-  the runs the stand-alone odds API allows (at most ``MAX_MONTE_CARLO_WORK`` runs x units),
-  marked ``"method": "monte-carlo"``. The limits are counts, not wall-clock time (the odds API's
-  COMBAT_SECONDS), so the answer depends only on the request and the dice. The CRT systems' odds
-  are the odds functions' (``wif_land_odds`` / ``france_1944_odds``), which are cheap.
+  limits and two counted work limits of this package: the fast path's cells
+  (``axis_allies.MAX_EXACT_CHAIN_CELLS``; 600 v 600 infantry would take 16 s) and, for standard
+  dice off the fast path (round limits, submarines), states x hit points
+  (``axis_allies.MAX_EXACT_DICE_WORK``; a 10-sub fleet battle would take 18 s). Past them the
+  odds are a Monte Carlo estimate with a fixed seed and the runs the stand-alone odds API allows
+  (at most ``MAX_MONTE_CARLO_WORK`` runs x units, about 6.5 s), marked ``"method":
+  "monte-carlo"``. The limits are counts, not wall-clock time (the odds API's COMBAT_SECONDS),
+  so the answer depends only on the request and the dice. The CRT systems' odds are the odds
+  functions' (``wif_land_odds`` / ``france_1944_odds``), which are cheap.
 * Every line is checked by the resolver when parsed (not only when rolled), and a resolver error
   is reported against the word that set the argument at fault.
 """

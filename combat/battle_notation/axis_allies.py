@@ -12,7 +12,7 @@ from combat.axis_allies import battle_odds, chains, fight
 from combat.axis_allies.editions import available_editions, load_edition
 from combat.axis_allies.odds import estimated_work
 from combat.axis_allies.rules import RULES
-from combat.axis_allies.setup import build_setup
+from combat.axis_allies.setup import BattleSetup, build_setup
 from combat.battle_notation.words import (
     VS,
     Sources,
@@ -30,12 +30,15 @@ from combat.errors import CombatInputError
 #: stand-alone odds API's own limit (combat.api.views.MAX_MONTE_CARLO_WORK).
 MAX_MONTE_CARLO_WORK = 500_000
 MONTE_CARLO_RUNS = 2000
-#: The most work (``_exact_dice_work``) the exact solver is given for a battle with standard
-#: dice off its fast path; past it the odds are a Monte Carlo estimate (a second or two). The
+#: The most work (``_exact_is_affordable``) the exact solver is given for a battle with standard
+#: dice off its fast path; past it the odds are a Monte Carlo estimate (up to about 6.5 s). The
 #: stand-alone odds API stops such a solve after COMBAT_SECONDS of wall time, which would make
 #: a room's answer depend on the server's load; this limit is a count, so the same request
 #: always gets the same odds. Measured: 28,200 -> 0.9 s, 52,142 -> 3.7 s, 139,320 -> 18 s.
 MAX_EXACT_DICE_WORK = 40_000
+#: The same on the fast path (chain cells, ``chains.size``): 92,106 -> 1 s, 162,806 -> 2.9 s,
+#: 360,000 -> 16 s, where the Monte Carlo estimate takes about 6.5 s.
+MAX_EXACT_CHAIN_CELLS = 250_000
 SYSTEM_WORD = "a&a"
 
 #: Each unit's canonical abbreviation (the notation's own) and the words accepted for it. Plural
@@ -395,12 +398,10 @@ def format_line(arguments: Mapping[str, Any]) -> str:
 
 def aa_odds(arguments: Mapping[str, Any]) -> dict[str, Any]:
     """The battle's odds as the odds API computes them: exact, or a Monte Carlo estimate with a
-    fixed seed past the exact solver's own limits or ``MAX_EXACT_DICE_WORK``."""
+    fixed seed past the exact solver's own limits or this module's (``_exact_is_affordable``)."""
     kwargs = fight_arguments(arguments)
     attacker, defender = kwargs.pop("attacker"), kwargs.pop("defender")
-    if _exact_dice_work(kwargs | {"attacker": attacker, "defender": defender}) <= (
-        MAX_EXACT_DICE_WORK
-    ):
+    if _exact_is_affordable(build_setup(attacker=attacker, defender=defender, **kwargs)):
         try:
             return battle_odds(attacker, defender, **kwargs).as_dict()
         except CombatInputError as error:
@@ -412,25 +413,27 @@ def aa_odds(arguments: Mapping[str, Any]) -> dict[str, Any]:
     return odds.as_dict()
 
 
-def _exact_dice_work(kwargs: Mapping[str, Any]) -> int:
-    """The exact solver's work on its general path with standard dice: its states (hit points
-    left on each side) times the hit points in play, which its per-state hit distributions
-    grow with. 0 where the work is small whatever the size: Low Luck and A&A Chess, and the
-    chain path (whole battles without submarines, whose destroyer cover can send even an
-    applicable battle down the general path)."""
-    setup = build_setup(**kwargs)
-    if not setup.rules.per_die:
-        return 0
+def _exact_is_affordable(setup: BattleSetup) -> bool:
+    """Whether the exact solver's work stays within this module's counted limits.
+
+    The fast path (whole battles without submarines: with them, destroyer cover can send even
+    an applicable battle down the general path) is bounded by its cells. The general path with
+    standard dice by its states (hit points left on each side) times the hit points in play,
+    which its per-state hit distributions grow with; Low Luck and A&A Chess are cheap there.
+    """
     subs = any(
         side.units[name].submarine
         for side in (setup.attacker, setup.defender)
         for name in side.order
     )
     if setup.rounds is None and chains.applicable(setup) and not subs:
-        return 0
+        return chains.size(setup) <= MAX_EXACT_CHAIN_CELLS
+    if not setup.rules.per_die:
+        return True
     attacker_hp = setup.attacker.hit_points(setup.attacker.initial)
     defender_hp = setup.defender.hit_points(setup.defender.initial)
-    return (attacker_hp + 1) * (defender_hp + 1) * (attacker_hp + defender_hp)
+    work = (attacker_hp + 1) * (defender_hp + 1) * (attacker_hp + defender_hp)
+    return work <= MAX_EXACT_DICE_WORK
 
 
 _AA_RESULT_CHANCE = {

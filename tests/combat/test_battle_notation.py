@@ -644,3 +644,12 @@ def test_a_large_dice_battle_off_the_fast_path_is_estimated(monkeypatch):
         "monte-carlo",
         pytest.approx(1),
     )
+
+
+def test_a_huge_battle_on_the_fast_path_is_estimated(monkeypatch):
+    # 3 v 2 infantry, no submarines: the fast path, (3 + 1) x (2 + 1) = 12 cells.
+    request = parse_battle("3 inf vs 2 inf")
+    monkeypatch.setattr(notation_aa, "MAX_EXACT_CHAIN_CELLS", 12)
+    assert resolve_battle(request, SeededDice(SEED, "room:1"))["odds"]["method"] == "exact"
+    monkeypatch.setattr(notation_aa, "MAX_EXACT_CHAIN_CELLS", 11)
+    assert resolve_battle(request, SeededDice(SEED, "room:1"))["odds"]["method"] == "monte-carlo"
