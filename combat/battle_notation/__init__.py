@@ -42,8 +42,8 @@ Decisions (where the issue is silent):
   same unit named twice adds up. A unit of the other edition (``art`` in classic) is refused
   naming the word.
 * **Odds**: A&A odds are ``combat.axis_allies.battle_odds`` exactly, within the exact solver's own
-  limits and two counted work limits of this package: the fast path's cells
-  (``axis_allies.MAX_EXACT_CHAIN_CELLS``; 600 v 600 infantry would take 16 s) and, for standard
+  limits and two counted work limits of this package: the fast path's cells x hit points
+  (``axis_allies.MAX_EXACT_CHAIN_WORK``; 600 v 600 infantry would take 16 s) and, for standard
   dice off the fast path (round limits, submarines), states x hit points
   (``axis_allies.MAX_EXACT_DICE_WORK``; a 10-sub fleet battle would take 18 s). Past them the
   odds are a Monte Carlo estimate with a fixed seed and the runs the stand-alone odds API allows

@@ -36,9 +36,10 @@ MONTE_CARLO_RUNS = 2000
 #: a room's answer depend on the server's load; this limit is a count, so the same request
 #: always gets the same odds. Measured: 28,200 -> 0.9 s, 52,142 -> 3.7 s, 139,320 -> 18 s.
 MAX_EXACT_DICE_WORK = 40_000
-#: The same on the fast path (chain cells, ``chains.size``): 92,106 -> 1 s, 162,806 -> 2.9 s,
-#: 360,000 -> 16 s, where the Monte Carlo estimate takes about 6.5 s.
-MAX_EXACT_CHAIN_CELLS = 250_000
+#: The same on the fast path (chain cells x hit points): 300 v 300 infantry 54,000,000 -> 1 s,
+#: an AA battle of 63 v 56 units 77,000,000 -> 1.9 s, 405 v 400 units 132,000,000 -> 2.9 s,
+#: 600 v 600 432,000,000 -> 16 s (where the Monte Carlo estimate takes about 6.5 s).
+MAX_EXACT_CHAIN_WORK = 200_000_000
 SYSTEM_WORD = "a&a"
 
 #: Each unit's canonical abbreviation (the notation's own) and the words accepted for it. Plural
@@ -416,24 +417,27 @@ def aa_odds(arguments: Mapping[str, Any]) -> dict[str, Any]:
 def _exact_is_affordable(setup: BattleSetup) -> bool:
     """Whether the exact solver's work stays within this module's counted limits.
 
-    The fast path (whole battles without submarines: with them, destroyer cover can send even
-    an applicable battle down the general path) is bounded by its cells. The general path with
-    standard dice by its states (hit points left on each side) times the hit points in play,
-    which its per-state hit distributions grow with; Low Luck and A&A Chess are cheap there.
+    Both measures are a number of cells or states times the hit points in play, which the hit
+    distributions computed for each of them grow with. The fast path (whole battles without
+    submarines: with them, destroyer cover can send even an applicable battle down the general
+    path) counts its chain cells (with an AA gun, every starting force's); the general path,
+    with standard dice, its states (hit points left on each side). Low Luck and A&A Chess are
+    cheap on the general path.
     """
+    attacker_hp = setup.attacker.hit_points(setup.attacker.initial)
+    defender_hp = setup.defender.hit_points(setup.defender.initial)
+    hit_points = attacker_hp + defender_hp
     subs = any(
         side.units[name].submarine
         for side in (setup.attacker, setup.defender)
         for name in side.order
     )
     if setup.rounds is None and chains.applicable(setup) and not subs:
-        return chains.size(setup) <= MAX_EXACT_CHAIN_CELLS
+        return chains.size(setup) * hit_points <= MAX_EXACT_CHAIN_WORK
     if not setup.rules.per_die:
         return True
-    attacker_hp = setup.attacker.hit_points(setup.attacker.initial)
-    defender_hp = setup.defender.hit_points(setup.defender.initial)
-    work = (attacker_hp + 1) * (defender_hp + 1) * (attacker_hp + defender_hp)
-    return work <= MAX_EXACT_DICE_WORK
+    states = (attacker_hp + 1) * (defender_hp + 1)
+    return states * hit_points <= MAX_EXACT_DICE_WORK
 
 
 _AA_RESULT_CHANCE = {

@@ -647,9 +647,9 @@ def test_a_large_dice_battle_off_the_fast_path_is_estimated(monkeypatch):
 
 
 def test_a_huge_battle_on_the_fast_path_is_estimated(monkeypatch):
-    # 3 v 2 infantry, no submarines: the fast path, (3 + 1) x (2 + 1) = 12 cells.
+    # 3 v 2 infantry, no submarines: the fast path, (3 + 1) x (2 + 1) = 12 cells x 5 hit points.
     request = parse_battle("3 inf vs 2 inf")
-    monkeypatch.setattr(notation_aa, "MAX_EXACT_CHAIN_CELLS", 12)
+    monkeypatch.setattr(notation_aa, "MAX_EXACT_CHAIN_WORK", 60)
     assert resolve_battle(request, SeededDice(SEED, "room:1"))["odds"]["method"] == "exact"
-    monkeypatch.setattr(notation_aa, "MAX_EXACT_CHAIN_CELLS", 11)
+    monkeypatch.setattr(notation_aa, "MAX_EXACT_CHAIN_WORK", 59)
     assert resolve_battle(request, SeededDice(SEED, "room:1"))["odds"]["method"] == "monte-carlo"
