@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -47,14 +48,7 @@ def parse(words: Words, settings: dict[str, Any]) -> dict[str, Any]:
             once(words, chosen, "combat", _F44_COMBAT[word], at)
             sources.mark("combat", at)
         elif word == "morale":
-            sources.mark("attacker_morale", words.i)
-            attacker = words.count("the attacker's morale")
-            if words.peek() not in (*VS, "/"):
-                raise words.error("expected vs between the two morales (morale 4 vs 3)", VS)
-            words.take()
-            sources.mark("defender_morale", words.i)
-            defender = words.count("the defender's morale")
-            once(words, chosen, "morale", (attacker, defender), at)
+            once(words, chosen, "morale", _morale(words, sources), at)
         elif word in ("units", "unit"):
             sources.mark("attacking_units", words.i)
             once(words, chosen, "attacking_units", words.count("the attacking units"), at)
@@ -95,6 +89,26 @@ def canonical(arguments: Mapping[str, Any]) -> dict[str, Any]:
     """The one form of an attack's arguments: all eight of ``france_1944_odds``."""
     check_arguments(arguments, REQUIRED, tuple(ODDS_DEFAULTS))
     return {**ODDS_DEFAULTS, **arguments}
+
+
+_MORALE_PAIR = re.compile(r"(\d+)/(\d+)")
+
+
+def _morale(words: Words, sources: Sources) -> tuple[int, int]:
+    """``A vs D``, ``A / D`` or ``A/D``: the attacker's morale, then the defender's."""
+    pair = _MORALE_PAIR.fullmatch(words.peek() or "")
+    if pair:
+        sources.mark("attacker_morale", words.i)
+        sources.mark("defender_morale", words.i)
+        words.take()
+        return int(pair[1]), int(pair[2])
+    sources.mark("attacker_morale", words.i)
+    attacker = words.count("the attacker's morale")
+    if words.peek() not in (*VS, "/"):
+        raise words.error("expected vs between the two morales (morale 4 vs 3)", VS)
+    words.take()
+    sources.mark("defender_morale", words.i)
+    return attacker, words.count("the defender's morale")
 
 
 def _whole(words: Words, what: str) -> int:

@@ -20,8 +20,9 @@ SIGNED = re.compile(r"[+-]\d+(\.\d+)?")
 class BattleNotationError(CombatInputError):
     """A line that is not a battle request: ``word`` (None at the end of the line) is at fault.
 
-    ``field`` is always ``notation``; the message names the word, its position (1-based) and
-    what was expected there.
+    ``position`` is the word's index in the line (0 for the first word; None at the end).
+    ``field`` is always ``notation``; the message names the word, its position counted from 1
+    ("word 3") and what was expected there.
     """
 
     def __init__(

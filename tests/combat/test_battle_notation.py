@@ -653,3 +653,13 @@ def test_a_huge_battle_on_the_fast_path_is_estimated(monkeypatch):
     assert resolve_battle(request, SeededDice(SEED, "room:1"))["odds"]["method"] == "exact"
     monkeypatch.setattr(notation_aa, "MAX_EXACT_CHAIN_WORK", 59)
     assert resolve_battle(request, SeededDice(SEED, "room:1"))["odds"]["method"] == "monte-carlo"
+
+
+def test_france_1944_morale_written_as_a_pair():
+    expected = parse_battle("f44 6 vs 4 morale 4 vs 3 units 2")
+    assert parse_battle("f44 6 vs 4 morale 4/3 units 2") == expected
+    assert parse_battle("f44 6 vs 4 units 2 morale 4 / 3") == expected
+    with pytest.raises(BattleNotationError) as error:
+        parse_battle("f44 6 vs 4 morale 4/7 units 2")
+    assert (error.value.word, error.value.position) == ("4/7", 5)
+    assert "defender_morale: 7 is not within 1..6" in str(error.value)
