@@ -4,6 +4,8 @@ canonical line's round trip, and resolutions worked out by hand from the seed an
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -663,3 +665,13 @@ def test_france_1944_morale_written_as_a_pair():
         parse_battle("f44 6 vs 4 morale 4/7 units 2")
     assert (error.value.word, error.value.position) == ("4/7", 5)
     assert "defender_morale: 7 is not within 1..6" in str(error.value)
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "battle_notation.md"
+
+
+def test_every_example_of_the_documentation_gives_its_canonical_line():
+    examples = re.findall(r"^    (.+)\n      -> (.+)$", DOCS.read_text(encoding="utf-8"), re.M)
+    assert len(examples) == 10
+    for line, canonical in examples:
+        assert format_battle(parse_battle(line)) == canonical, line
