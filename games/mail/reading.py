@@ -31,7 +31,7 @@ from mailparser_reply.parser import EmailMessage as ReplyMessage
 
 MAX_MAIL_BYTES = 256 * 1024
 MAX_TEXT_CHARS = 20_000
-MAX_LINE_CHARS = 200
+MAX_LINE_CHARS = 1000  # an opening 'arrange' names every territory of the seat
 MAX_MOVES = 40
 
 #: Headers that may carry the address the mail was sent to: To and Cc as the sender wrote them,
@@ -153,10 +153,21 @@ _BULLET = re.compile(r"^(?:[-*\u2022]\s+|>\s*)")
 
 def move_lines(text: str) -> list[str]:
     """The lines of ``text`` that can be moves: blank lines and ``#`` comments dropped, a
-    leading list bullet (``- ``, ``* ``, as in the "your turn" mail's list) taken off."""
-    lines = []
+    leading list bullet (``- ``, ``* ``, as in the "your turn" mail's list) taken off, and a
+    line ending with a comma joined to the next (mail clients wrap a long ``arrange`` line,
+    and the notation's lists are comma-separated)."""
+    lines: list[str] = []
+    carried = ""
     for raw_line in text.split("\n"):
         line = _BULLET.sub("", raw_line.strip()).strip()
-        if line and not line.startswith("#"):
-            lines.append(line)
+        if not line or line.startswith("#"):
+            continue
+        line = f"{carried} {line}" if carried else line
+        if line.endswith(","):
+            carried = line
+            continue
+        carried = ""
+        lines.append(line)
+    if carried:
+        lines.append(carried)
     return lines

@@ -206,8 +206,8 @@ def _apply_line(game: Game, seat: Seat, user: Any, line: str, key: str) -> str |
     version = game.version
     try:
         action = parse_move(state, seat.player, line)
-    except InvalidAction as exc:
-        return exc.message
+    except InvalidAction as exc:  # names the word at fault: "word 2 'Alaskaa': ..."
+        return f"{exc.field}: {exc.message}"
     try:
         submissions.action_submit(
             game_id=game.pk, user=user, action=action.to_dict(), expected_version=version,

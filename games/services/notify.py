@@ -46,8 +46,8 @@ logger = logging.getLogger(__name__)
 SUMMARY_ENTRIES = 300
 #: Lines a summary shows at most (the newest).
 SUMMARY_LINES = 60
-#: Legal moves a "your turn" mail lists at most (a reinforcement can be placed in many ways).
-MOVES_LINES = 80
+#: Lines of legal moves a "your turn" mail lists at most (one per kind of action: a handful).
+MOVES_LINES = 30
 
 
 # --- "your turn" ----------------------------------------------------------------------------
@@ -130,7 +130,11 @@ def moves_context(state: GameState, player: str) -> dict[str, Any]:
     """The player's legal moves in the mail notation (``risk.rules.notation``), at most
     ``MOVES_LINES`` of them (the number left out is said)."""
     moves = legal_moves_text(state, player)
-    return {"moves": moves[:MOVES_LINES], "more_moves": max(0, len(moves) - MOVES_LINES)}
+    return {
+        "moves": moves[:MOVES_LINES],
+        "more_moves": max(0, len(moves) - MOVES_LINES),
+        "rules_url": f"{settings.SITE_URL.rstrip('/')}/rules",
+    }
 
 
 def decision_text(kind: str) -> str:

@@ -95,3 +95,12 @@ def test_an_unknown_charset_is_read_as_utf8_with_replacements():
 def test_the_body_is_cut_before_the_reply_parser_sees_it():
     raw = b"From: alice@example.org\nTo: x@y.org\n\n" + b"end\n" * 20_000
     assert len(reading.read_mail(raw).text) == reading.MAX_TEXT_CHARS
+
+
+def test_a_line_ending_with_a_comma_goes_on_on_the_next():
+    text = "arrange Alaska 3,\nAlberta 5, Ontario 13,\n\nfactory Alaska\nend\nplace 1 Peru,"
+    assert reading.move_lines(text) == [
+        "arrange Alaska 3, Alberta 5, Ontario 13, factory Alaska",
+        "end",
+        "place 1 Peru,",
+    ]
