@@ -38,5 +38,9 @@ def moves_by_email(sender: type, event: Any, esp_name: str, **kwargs: Any) -> No
     message = event.message
     if message is None:
         return
+    envelope = getattr(message, "envelope_recipient", None)
+    if envelope and "X-Original-To" not in message:
+        # The envelope's recipient (a Bcc, a forwarding alias) as a receiving server records it.
+        message["X-Original-To"] = envelope
     result = inbound_mail.receive_mail(message.as_bytes())
     logger.info("inbound mail via %s: %s", esp_name, result.outcome)

@@ -27,7 +27,9 @@ SIGNATURE_LENGTH = 20
 #: Keys are derived per purpose, so this HMAC never equals one Django computes elsewhere.
 KEY_SALT = b"warboard.mail.reply-address"
 
-_LOCAL = re.compile(rf"^{PREFIX}\+(\d{{1,12}})\.(\d{{1,4}})\.(\d{{1,9}})\.([0-9a-f]{{{SIGNATURE_LENGTH}}})$")
+_LOCAL = re.compile(
+    rf"^{PREFIX}\+(\d{{1,12}})\.(\d{{1,4}})\.(\d{{1,9}})\.([0-9a-f]{{{SIGNATURE_LENGTH}}})$"
+)
 
 
 class ForgedAddress(ValueError):
@@ -74,4 +76,3 @@ def parse(key: bytes, domain: str, candidate: str) -> ReplyAddress | None:
     if not hmac.compare_digest(signature, _signature(key, signed)):
         raise ForgedAddress(f"the reply address {candidate.strip()!r} has a wrong signature")
     return ReplyAddress(int(game), int(seat), int(turn))
-

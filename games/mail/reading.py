@@ -35,8 +35,8 @@ MAX_LINE_CHARS = 1000  # an opening 'arrange' names every territory of the seat
 MAX_MOVES = 40
 
 #: Headers that may carry the address the mail was sent to: To and Cc as the sender wrote them,
-#: the others as the receiving server adds them (a Bcc, a forwarding alias).
-RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To")
+#: the others as the receiving server or the mail provider adds them (a Bcc, an alias).
+RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To", "Bcc")
 
 
 class UnreadableMail(ValueError):

@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from django.core import mail
+from django.utils import timezone
 
 from games.models import ActionLog, Game, Seat
-from games.services import notify, selectors
+from games.services import selectors
 from risk.rules.bots import RandomBot, decide
 from risk.rules.notation import format_action
 from risk.rules.state import GameState
@@ -65,7 +66,7 @@ def reply_to_mail(message: Any, lines: list[str], *, sender: str = "alice@exampl
     reply["From"] = f"Alice <{sender}>"
     reply["To"] = message.reply_to[0]
     reply["Subject"] = f"Re: {message.subject}"
-    reply["Date"] = format_datetime(message_date())
+    reply["Date"] = format_datetime(timezone.now())
     reply["Message-ID"] = make_msgid(domain="mail.example.org")
     original = message.message()
     reply["In-Reply-To"] = original["Message-ID"]
@@ -76,9 +77,3 @@ def reply_to_mail(message: Any, lines: list[str], *, sender: str = "alice@exampl
         + quoted + "\n"
     )  # fmt: skip
     return reply.as_bytes()
-
-
-def message_date() -> Any:
-    from django.utils import timezone
-
-    return timezone.now()

@@ -17,6 +17,7 @@ from games.services import inbound_mail, notify
 from games.services.inbound_mail import receive_mail
 from risk.rules.engine import legal_actions
 from risk.rules.notation import parse_action
+from tests.games import test_deadlines as shared
 from tests.games.mail_helpers import (
     DOMAIN,
     a_move,
@@ -27,7 +28,6 @@ from tests.games.mail_helpers import (
     seat_of,
     state_of,
 )
-from tests.games import test_deadlines as shared
 from tests.games.test_deadlines import move, started, waiting
 
 # The shared fixtures (a fixture is found by the name it has in the test module).
@@ -80,13 +80,15 @@ def test_a_gmail_reply_plays_the_move_on_top_and_not_the_quoted_one(game):
     assert answer.subject == "Re: [Warboard] Your turn in Game 1"
     assert answer.extra_headers["In-Reply-To"] == "<CAGmail-reply-0001@mail.gmail.com>"
     assert answer.body.startswith(
-        f"Hello alice,\n\nYour mail to Game {game.pk} was read.\n\n"
-        f"Applied, in order:\n  - {move}\n"
+        f"Hello alice,\n\nYour mail to Game {game.pk} was read.\n\nApplied, in order:\n  - {move}\n"
     )
     assert "Refused" not in answer.body
     row = InboundMail.objects.get()
     assert (row.message_id, row.sender, row.outcome, row.applied) == (
-        "<CAGmail-reply-0001@mail.gmail.com>", "alice@example.org", "applied", 1
+        "<CAGmail-reply-0001@mail.gmail.com>",
+        "alice@example.org",
+        "applied",
+        1,
     )
 
 
@@ -109,22 +111,13 @@ def test_an_outlook_reply_plays_up_to_the_first_refused_line_and_says_why(game):
     assert f"\nRefused: dance Alaska\n  {result.refusal}\n" in answer
 
 
-def test_an_apple_mail_reply_is_played_without_its_signature(game):
+@pytest.mark.parametrize(
+    "fixture", ["apple_mail_reply.eml", "html_only_reply.eml"], ids=["apple-mail", "html-only"]
+)
+def test_apple_mail_and_html_only_replies_are_played_without_quote_or_signature(game, fixture):
     seat, state, version = seat_of(game, "alice"), state_of(game), game.version
-    move = a_move(state, "alice", salt=2)
-    result = receive_mail(
-        eml("apple_mail_reply.eml", reply_to=notify.reply_to(seat), move1=move, move2="end")
-    )
-    assert (result.outcome, result.applied) == ("applied", (move,))
-    assert player_actions(game, version) == [parse_action(state, "alice", move).to_dict()]
-
-
-def test_an_html_only_reply_is_played_from_its_text(game):
-    seat, state, version = seat_of(game, "alice"), state_of(game), game.version
-    move = a_move(state, "alice", salt=3)
-    result = receive_mail(
-        eml("html_only_reply.eml", reply_to=notify.reply_to(seat), move1=move, move2="end")
-    )
+    move = a_move(state, "alice", salt=fixture)
+    result = receive_mail(eml(fixture, reply_to=notify.reply_to(seat), move1=move, move2="end"))
     assert (result.outcome, result.applied) == ("applied", (move,))
     assert player_actions(game, version) == [parse_action(state, "alice", move).to_dict()]
 
@@ -250,7 +243,7 @@ def test_mail_from_another_address_is_refused_and_the_player_is_told(game, bob):
 
 
 def test_lines_after_a_refusal_are_not_read_and_comments_are_skipped(game):
-    seat, state, version = seat_of(game, "alice"), state_of(game), game.version
+    state, version = state_of(game), game.version
     move = a_move(state, "alice")
     raw = reply_to_mail(
         last_mail_to("alice@example.org"), [f"# opening: {move[:10]}", move, "fly", "end"]

@@ -18,6 +18,7 @@ line per mail and a total.
 
 from __future__ import annotations
 
+import contextlib
 import imaplib
 import mailbox
 from collections.abc import Iterator
@@ -111,7 +112,5 @@ def read_imap(url: str) -> Iterator[tuple[str, InboundResult]]:
             client.uid("STORE", uid, "+FLAGS", "(\\Seen)")
             yield f"imap uid {uid.decode()}", result
     finally:
-        try:
+        with contextlib.suppress(imaplib.IMAP4.error, OSError):
             client.logout()
-        except (imaplib.IMAP4.error, OSError):
-            pass
