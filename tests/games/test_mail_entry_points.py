@@ -15,6 +15,7 @@ import json
 import mailbox
 import socket
 from io import StringIO
+from typing import Any
 
 import environ
 import pytest
@@ -23,6 +24,7 @@ from aiosmtpd.handlers import Message as MessageHandler
 from django.core import mail
 from django.core.management import call_command
 
+from games.management.commands import fetch_mail
 from games.models import InboundMail
 from games.services import notify
 from risk.rules.notation import parse_action
@@ -124,6 +126,72 @@ def test_fetch_mail_reads_a_maildir_and_moves_what_it_read_to_cur(game, tmp_path
     again = StringIO()
     call_command("fetch_mail", "--maildir", str(tmp_path / "Maildir"), stdout=again)
     assert again.getvalue() == "0 mail(s) processed\n"  # nothing new: nothing read twice
+
+
+class FakeImap:
+    """Stands in for the IMAP server (there is none in the test environment): a folder of
+    messages by UID with their flags, answering the commands ``fetch_mail`` sends."""
+
+    instances: list[FakeImap] = []
+    mailbox: dict[bytes, bytes] = {}
+
+    def __init__(self, host: str, port: int, timeout: float) -> None:
+        self.address = (host, port)
+        self.capabilities = ("IMAP4REV1",)
+        self.seen: set[bytes] = set()
+        self.log: list[tuple] = []
+        FakeImap.instances.append(self)
+
+    def login(self, user: str, password: str) -> tuple:
+        self.log.append(("login", user, password))
+        return "OK", [b"logged in"]
+
+    def select(self, folder: str) -> tuple:
+        self.log.append(("select", folder))
+        return "OK", [str(len(self.mailbox)).encode()]
+
+    def uid(self, command: str, *args: Any) -> tuple:
+        self.log.append(("uid", command, *args))
+        if command == "SEARCH":
+            return "OK", [b" ".join(u for u in self.mailbox if u not in self.seen)]
+        if command == "FETCH":
+            uid = args[0]
+            return "OK", [(uid + b" (UID " + uid + b" BODY[] {n}", self.mailbox[uid]), b")"]
+        if command == "STORE":
+            self.seen.add(args[0])
+            return "OK", []
+        raise AssertionError(command)
+
+    def logout(self) -> tuple:
+        self.log.append(("logout",))
+        return "BYE", []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_fetch_mail_reads_the_unseen_imap_mail_and_flags_it_seen(game, monkeypatch, settings):
+    seat, state, version = seat_of(game, "alice"), state_of(game), game.version
+    move = a_move(state, "alice")
+    FakeImap.instances = []
+    FakeImap.mailbox = {
+        b"7": eml("outlook_reply.eml", reply_to=notify.reply_to(seat), move1=move, move2="fly")
+    }
+    monkeypatch.setattr(fetch_mail.imaplib, "IMAP4_SSL", FakeImap)
+    settings.MAIL_IMAP_URL = "imaps://moves%40warboard.example.org:p%40ss@imap.example.org/Moves"
+    out = StringIO()
+
+    call_command("fetch_mail", stdout=out)
+
+    assert player_actions(game, version) == [parse_action(state, "alice", move).to_dict()]
+    assert out.getvalue().splitlines()[0].startswith("imap uid 7: partly, applied 1 (word 1 ")
+    (server,) = FakeImap.instances
+    assert server.address == ("imap.example.org", 993)
+    assert server.log[:3] == [
+        ("login", "moves@warboard.example.org", "p@ss"),
+        ("select", "Moves"),
+        ("uid", "SEARCH", "UNSEEN"),
+    ]
+    assert ("uid", "FETCH", b"7", "(BODY.PEEK[])") in server.log  # PEEK: not seen until done
+    assert server.log[-2:] == [("uid", "STORE", b"7", "+FLAGS", "(\\Seen)"), ("logout",)]
 
 
 def test_fetch_mail_needs_a_source(settings):

@@ -183,6 +183,10 @@ def test_a_mail_delivered_again_after_a_crash_applies_its_lines_once(game, commi
     raw = eml("late_reply.eml", reply_to=notify.reply_to(seat), move1=line)
     assert receive_mail(raw).applied == (line,)
     assert waiting(game) == {"alice"}  # still placing: the same turn
+    answer = last_mail_to("alice@example.org")
+    assert answer.reply_to == [notify.reply_to(seat)]  # the same turn, the same address
+    assert "\nIt is your turn: place your reinforcements.\n" in answer.body
+    assert "\n  - place <1-" in answer.body  # the moves open now
     InboundMail.objects.all().delete()  # as if the record had never been written
 
     again = receive_mail(raw)
@@ -282,3 +286,11 @@ def test_mail_not_sent_to_a_reply_address_is_ignored(game):
     result = receive_mail(raw)
     assert (result.outcome, result.answered) == ("ignored", False)
     assert mail.outbox == []
+
+
+def test_the_admin_lists_the_mails_received(game, admin_client):
+    seat = seat_of(game, "alice")
+    receive_mail(eml("late_reply.eml", reply_to=notify.reply_to(seat), move1="fly"))
+    page = admin_client.get("/admin/games/inboundmail/").content.decode()
+    assert "alice@example.org" in page and "refused" in page
+    assert "word 1 &#x27;fly&#x27;" in page
