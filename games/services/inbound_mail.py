@@ -26,7 +26,9 @@ state as it is at that moment and submitted with ``expected_version`` the versio
 against and an idempotency key from the Message-ID and line number, so a mail delivered twice
 (a provider's retry after a crash) applies nothing twice. The first refused line stops the rest.
 Each line is its own transaction, as each REST action is: the lines before a refusal stay
-applied, and the answer lists them.
+applied, and the answer lists them. Decided: a mail plays within the Fast Risk turn it answers;
+once a new turn begins (after ``end turn``, or when the set-up ends), its remaining lines are not
+applied, since they were written before the player saw the other players move (``_TurnWatch``).
 
 Who gets answers (decided, against backscatter): the seat's player once the address is verified;
 before that (forged address, replay, too big) only a registered active user whose email is the
@@ -52,13 +54,16 @@ from django.db import IntegrityError, transaction
 from config.exceptions import ApplicationError
 from games.mail import address as reply_address
 from games.mail import reading
-from games.models import Game, InboundMail, Seat
+from games.models import ActionLog, Game, InboundMail, Seat
 from games.services import clock, notify, submissions
 from games.services.selectors import game_state
 from risk.rules import InvalidAction
 from risk.rules.notation import parse_action as parse_move
 
 logger = logging.getLogger(__name__)
+
+#: Times a line is read again when another action committed between its parse and its write.
+STALE_RETRIES = 2
 
 
 @dataclass(frozen=True)
@@ -135,8 +140,12 @@ def receive_mail(raw: bytes) -> InboundResult:
     applied: list[str] = []
     refused_line: str | None = None
     reason: str | None = None
+    turns = _TurnWatch(game.pk, game.version)
     for number, line in enumerate(lines[: reading.MAX_MOVES], start=1):
-        reason = _apply_line(game, seat, user, line, f"mail:{key[:40]}:{number}")
+        if applied and turns.new_turn_began():
+            reason = NEW_TURN
+        else:
+            reason = _apply_line(game, seat, user, line, f"mail:{key[:40]}:{number}")
         if reason is not None:
             refused_line = line
             break
@@ -194,28 +203,64 @@ def _turn_refusal(game: Game, seat: Seat, turn: int) -> str | None:
     return None
 
 
+NEW_TURN = (
+    "a new turn began after the line before: this line and the rest were written before it "
+    "and are not applied"
+)
+
+
+class _TurnWatch:
+    """Whether a Fast Risk turn has begun since the mail was read (a ``turn_started`` event in
+    the log since then). The lines of one mail play within the turn the player saw: after an
+    ``end turn`` (or the set-up ending), the other players move before the player is asked
+    again, and lines written before that are not applied to a game the player has not seen.
+    Decisions inside the turn (a defender mobilising against an attack) do not stop the mail:
+    ``attack``, ``roll``, ``move in`` can be written in one reply."""
+
+    def __init__(self, game_id: int, version: int) -> None:
+        self.game_id = game_id
+        self.checked = version
+
+    def new_turn_began(self) -> bool:
+        rows = ActionLog.objects.filter(game_id=self.game_id, sequence__gt=self.checked)
+        began = False
+        for sequence, events in rows.values_list("sequence", "events"):
+            self.checked = max(self.checked, sequence)
+            began = began or any(e.get("type") == "turn_started" for e in events or [])
+        return began
+
+
 def _apply_line(game: Game, seat: Seat, user: Any, line: str, key: str) -> str | None:
-    """Apply one line as ``seat``'s player; the reason it was refused, or None."""
+    """Apply one line as ``seat``'s player; the reason it was refused, or None.
+
+    The line is parsed against the state as it is now, and submitted with that state's version:
+    a name or a bare ``end`` means what it meant in that state. Should another action commit in
+    between (the player on the site at the same moment), the submission is refused as stale and
+    the line is read again against the new state, up to ``STALE_RETRIES`` times."""
     if len(line) > reading.MAX_LINE_CHARS:
         return f"a move is at most {reading.MAX_LINE_CHARS} characters long"
-    # The state and its version from one row, as they are after the previous line.
-    game = Game.objects.select_related("snapshot").get(pk=game.pk)
-    if game.status != Game.Status.RUNNING:
-        return f"the game is {game.status}"
-    state = game_state(game)
-    version = game.version
-    try:
-        action = parse_move(state, seat.player, line)
-    except InvalidAction as exc:  # names the word at fault: "word 2 'Alaskaa': ..."
-        return f"{exc.field}: {exc.message}"
-    try:
-        submissions.action_submit(
-            game_id=game.pk, user=user, action=action.to_dict(), expected_version=version,
-            idempotency_key=key,
-        )  # fmt: skip
-    except ApplicationError as exc:
-        return exc.message
-    return None
+    stale = 0
+    while True:
+        # The state and its version from one row, as they are after the previous line.
+        game = Game.objects.select_related("snapshot").get(pk=game.pk)
+        if game.status != Game.Status.RUNNING:
+            return f"the game is {game.status}"
+        state = game_state(game)
+        try:
+            action = parse_move(state, seat.player, line)
+        except InvalidAction as exc:  # names the word at fault: "word 2 'Alaskaa': ..."
+            return f"{exc.field}: {exc.message}"
+        try:
+            submissions.action_submit(
+                game_id=game.pk, user=user, action=action.to_dict(),
+                expected_version=game.version, idempotency_key=key,
+            )  # fmt: skip
+        except ApplicationError as exc:
+            stale += 1
+            if exc.code != "stale_version" or stale > STALE_RETRIES:
+                return exc.message
+            continue
+        return None
 
 
 def _finish(

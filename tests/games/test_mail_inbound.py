@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
+from config.exceptions import ConflictError
 from games.models import InboundMail
 from games.services import inbound_mail, notify
 from games.services.inbound_mail import receive_mail
@@ -92,9 +93,10 @@ def test_a_gmail_reply_plays_the_move_on_top_and_not_the_quoted_one(game):
     )
 
 
-def test_an_outlook_reply_plays_up_to_the_first_refused_line_and_says_why(game):
-    seat, state, version = seat_of(game, "alice"), state_of(game), game.version
-    move = a_move(state, "alice")
+def test_an_outlook_reply_plays_up_to_the_first_refused_line_and_says_why(game, commits):
+    territory = placing(game, commits)  # in the middle of her turn: the mail can go on
+    seat, version = seat_of(game, "alice"), game.version
+    move = f"place 1 {territory}"
 
     result = receive_mail(
         eml("outlook_reply.eml", reply_to=notify.reply_to(seat), move1=move,
@@ -104,8 +106,10 @@ def test_an_outlook_reply_plays_up_to_the_first_refused_line_and_says_why(game):
     assert result.outcome == "partly"
     assert result.applied == (move,)
     assert result.refused_line == "dance Alaska"
-    assert result.refusal is not None and "'dance'" in result.refusal
-    assert player_actions(game, version) == [parse_action(state, "alice", move).to_dict()]
+    assert result.refusal is not None
+    assert result.refusal.startswith("word 1 'dance': expected an action, one of: arrange, ")
+    placed = {"type": "place", "player": "alice", "territory": territory, "armies": 1}
+    assert player_actions(game, version) == [placed]
     answer = last_mail_to("alice@example.org").body
     assert f"Applied, in order:\n  - {move}\n" in answer
     assert f"\nRefused: dance Alaska\n  {result.refusal}\n" in answer
@@ -246,16 +250,17 @@ def test_mail_from_another_address_is_refused_and_the_player_is_told(game, bob):
     assert [m.to for m in mail.outbox] == [["alice@example.org"]]  # the player, not bob
 
 
-def test_lines_after_a_refusal_are_not_read_and_comments_are_skipped(game):
-    state, version = state_of(game), game.version
-    move = a_move(state, "alice")
-    raw = reply_to_mail(
-        last_mail_to("alice@example.org"), [f"# opening: {move[:10]}", move, "fly", "end"]
-    )
+def test_lines_after_a_refusal_are_not_read_and_comments_are_skipped(game, commits):
+    territory = placing(game, commits)
+    version = game.version
+    move = f"place 1 {territory}"
+    raw = reply_to_mail(last_mail_to("alice@example.org"), ["# reinforce first", move, "fly", move])
     result = receive_mail(raw)
     assert result.applied == (move,)
     assert result.refused_line == "fly"
-    assert player_actions(game, version) == [parse_action(state, "alice", move).to_dict()]
+    assert result.refusal is not None and result.refusal.startswith("word 1 'fly': expected ")
+    placed = {"type": "place", "player": "alice", "territory": territory, "armies": 1}
+    assert player_actions(game, version) == [placed]  # the second place was not read
     assert "(1 later line not read.)" in last_mail_to("alice@example.org").body
 
 
@@ -294,3 +299,42 @@ def test_the_admin_lists_the_mails_received(game, admin_client):
     page = admin_client.get("/admin/games/inboundmail/").content.decode()
     assert "alice@example.org" in page and "refused" in page
     assert "word 1 &#x27;fly&#x27;" in page
+
+
+def test_a_line_that_lost_a_race_is_read_again_against_the_new_state(game, monkeypatch):
+    """Another action committing between a line's parse and its write (the player on the site
+    at the same moment) makes the write stale; the line is parsed again and applied once."""
+    seat, state, version = seat_of(game, "alice"), state_of(game), game.version
+    move = a_move(state, "alice")
+    real_submit = inbound_mail.submissions.action_submit
+    calls: list[int] = []
+
+    def first_one_stale(**kwargs):
+        calls.append(kwargs["expected_version"])
+        if len(calls) == 1:
+            raise ConflictError("the game is at version 9", code="stale_version")
+        return real_submit(**kwargs)
+
+    monkeypatch.setattr(inbound_mail.submissions, "action_submit", first_one_stale)
+    result = receive_mail(eml("late_reply.eml", reply_to=notify.reply_to(seat), move1=move))
+    assert result.applied == (move,)
+    assert calls == [version, version]
+    assert player_actions(game, version) == [parse_action(state, "alice", move).to_dict()]
+
+
+def test_the_lines_of_a_mail_stop_where_a_new_turn_begins(game):
+    """Her set-up ends the set-up phase and the bot's first turn begins: the line after it was
+    written before she saw that turn, so it is not applied, even though a draw vote is legal at
+    any time."""
+    state, version = state_of(game), game.version
+    arrange = a_move(state, "alice")
+    assert arrange.startswith("arrange ")
+    raw = reply_to_mail(last_mail_to("alice@example.org"), [arrange, "vote draw no", "end"])
+
+    result = receive_mail(raw)
+
+    assert result.applied == (arrange,)
+    assert result.refused_line == "vote draw no"
+    assert result.refusal == inbound_mail.NEW_TURN
+    assert player_actions(game, version) == [parse_action(state, "alice", arrange).to_dict()]
+    assert "(1 later line not read.)" in last_mail_to("alice@example.org").body
