@@ -27,6 +27,7 @@ from django.core.management import call_command
 from games.management.commands import fetch_mail
 from games.models import InboundMail
 from games.services import notify
+from games.services.inbound_mail import NEW_TURN
 from risk.rules.notation import parse_action
 from tests.games import test_deadlines as shared
 from tests.games.mail_helpers import (
@@ -182,7 +183,7 @@ def test_fetch_mail_reads_the_unseen_imap_mail_and_flags_it_seen(game, monkeypat
     call_command("fetch_mail", stdout=out)
 
     assert player_actions(game, version) == [parse_action(state, "alice", move).to_dict()]
-    assert out.getvalue().splitlines()[0].startswith("imap uid 7: partly, applied 1 (word 1 ")
+    assert out.getvalue().splitlines()[0] == f"imap uid 7: partly, applied 1 ({NEW_TURN})"
     (server,) = FakeImap.instances
     assert server.address == ("imap.example.org", 993)
     assert server.log[:3] == [
