@@ -338,3 +338,16 @@ def test_the_lines_of_a_mail_stop_where_a_new_turn_begins(game):
     assert result.refusal == inbound_mail.NEW_TURN
     assert player_actions(game, version) == [parse_action(state, "alice", arrange).to_dict()]
     assert "(1 later line not read.)" in last_mail_to("alice@example.org").body
+
+
+def test_a_reply_without_moves_applies_nothing_and_says_so(game):
+    seat, version = seat_of(game, "alice"), game.version
+    mail.outbox.clear()
+    raw = eml("late_reply.eml", reply_to=notify.reply_to(seat), move1="# thinking about it")
+    result = receive_mail(raw)
+    assert (result.outcome, result.applied, result.refusal) == ("applied", (), None)
+    assert player_actions(game, version) == []
+    answer = last_mail_to("alice@example.org")
+    assert "\nYour mail had no moves in it: nothing was applied.\n" in answer.body
+    assert "\nIt is your turn: set up your armies.\n" in answer.body
+    assert answer.reply_to == [notify.reply_to(seat)]
