@@ -1,7 +1,8 @@
 """A MIME reply read into what the move service needs: who, to which address, which lines.
 
 Pure: bytes in, values out. ``read_mail`` parses the message with the standard library
-(``email`` with the modern policy): the text/plain part in its own charset, or, for an
+(``email`` with the modern policy): the text/plain part in its own charset (``format=flowed``
+soft line breaks undone), or, for an
 HTML-only message, the HTML turned into text (``html.parser``; quoted ``<blockquote>``s and
 scripts/styles dropped, block elements become line breaks). ``reply_text`` cuts what the player
 wrote from the quoted thread and their signature with ``mail-parser-reply`` (Gmail's
@@ -84,10 +85,32 @@ def body_text(message: EmailMessage) -> str:
     part = message.get_body(preferencelist=("plain", "html"))
     if part is None:
         return ""
-    content = _decoded(part)
+    content = _decoded(part).replace("\r\n", "\n").replace("\r", "\n")
     if part.get_content_subtype() == "html":
-        content = html_to_text(content)
-    return content.replace("\r\n", "\n").replace("\r", "\n")
+        return html_to_text(content)
+    if str(part.get_param("format", "")).lower() == "flowed":
+        return unflow(content, delsp=str(part.get_param("delsp", "")).lower() == "yes")
+    return content
+
+
+def unflow(text: str, *, delsp: bool = False) -> str:
+    """``format=flowed`` text (RFC 3676: Apple Mail, Thunderbird) with its soft line breaks
+    undone: a line ending in a space goes on on the next line (the space dropped too with
+    ``DelSp=yes``), so a long move wrapped by the mail client is one line again. The signature
+    separator ``-- `` is not a soft break; a space-stuffed line loses its first space."""
+    lines: list[str] = []
+    carried = ""
+    for line in text.split("\n"):
+        if line.startswith(" "):
+            line = line[1:]
+        if line.endswith(" ") and line != "-- ":
+            carried += line[:-1] if delsp else line
+            continue
+        lines.append(carried + line)
+        carried = ""
+    if carried:
+        lines.append(carried)
+    return "\n".join(lines)
 
 
 def _decoded(part: Message) -> str:

@@ -104,3 +104,21 @@ def test_a_line_ending_with_a_comma_goes_on_on_the_next():
         "end",
         "place 1 Peru,",
     ]
+
+
+def test_format_flowed_soft_breaks_are_joined_back():
+    raw = (
+        b"From: alice@example.org\r\nTo: x@y.org\r\nMIME-Version: 1.0\r\n"
+        b"Content-Type: text/plain; charset=utf-8; format=flowed; delsp=no\r\n\r\n"
+        b"arrange Alaska 3, Alberta \r\n5, factory Alaska\r\n end\r\n-- \r\nAlice\r\n"
+    )
+    text = reading.read_mail(raw).text
+    assert text == "arrange Alaska 3, Alberta 5, factory Alaska\nend\n-- \nAlice\n"
+    assert reading.move_lines(reading.reply_text(text)) == [
+        "arrange Alaska 3, Alberta 5, factory Alaska",
+        "end",
+    ]
+
+
+def test_delsp_yes_drops_the_space_of_a_soft_break():
+    assert reading.unflow("place 3 Ala \nska\nend", delsp=True) == "place 3 Alaska\nend"
