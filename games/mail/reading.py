@@ -165,8 +165,13 @@ def html_to_text(html: str) -> str:
 
 
 def reply_text(text: str) -> str:
-    """What the player wrote on top: the quoted thread and their signature cut off."""
-    message = ReplyMessage(text=text[:MAX_TEXT_CHARS], languages=["en"], keep_hyphen_lists=True)
+    """What the player wrote on top: the quoted thread and their signature cut off.
+
+    Each line is cut to one character more than a move may have before the parser sees it:
+    its "On ... wrote:" pattern takes time growing with the square of a line's length (20,000
+    characters of "On On On" took 11 s), and a line that long is refused as a move anyway."""
+    text = "\n".join(line[: MAX_LINE_CHARS + 1] for line in text[:MAX_TEXT_CHARS].split("\n"))
+    message = ReplyMessage(text=text, languages=["en"], keep_hyphen_lists=True)
     replies = message.read().replies
     return replies[0].body if replies else ""
 

@@ -122,3 +122,11 @@ def test_format_flowed_soft_breaks_are_joined_back():
 
 def test_delsp_yes_drops_the_space_of_a_soft_break():
     assert reading.unflow("place 3 Ala \nska\nend", delsp=True) == "place 3 Alaska\nend"
+
+
+def test_a_very_long_line_is_cut_before_the_reply_parser_sees_it():
+    """20,000 characters of "On On On ..." kept the parser's "On ... wrote:" pattern busy for
+    11 s; cut to one character over a move's limit it is quick, and still too long a move."""
+    text = "On " * 6000
+    lines = reading.move_lines(reading.reply_text(text))
+    assert [len(line) for line in lines] == [reading.MAX_LINE_CHARS + 1]  # refused as too long
