@@ -137,6 +137,17 @@ def receive_mail(raw: bytes) -> InboundResult:
     if refusal is not None:
         return _finish(mail, key, seat, answer, (), None, refusal)
     lines = reading.move_lines(reading.reply_text(mail.text))
+    applied, refused_line, reason, not_read = _apply_lines(game, seat, user, lines, key)
+    answer.context["not_read"] = not_read
+    return _finish(mail, key, seat, answer, applied, refused_line, reason)
+
+
+def _apply_lines(
+    game: Game, seat: Seat, user: Any, lines: list[str], key: str
+) -> tuple[tuple[str, ...], str | None, str | None, int]:
+    """Apply ``lines`` in order until one is refused, a new turn begins or the mail's limit is
+    reached: (the lines applied, the line refused, why, how many lines after it were not read).
+    """
     applied: list[str] = []
     refused_line: str | None = None
     reason: str | None = None
@@ -150,13 +161,11 @@ def receive_mail(raw: bytes) -> InboundResult:
             refused_line = line
             break
         applied.append(line)
-    not_read = len(lines) - len(applied) - (1 if reason else 0)
     if reason is None and len(lines) > reading.MAX_MOVES:
         refused_line = lines[reading.MAX_MOVES]
         reason = f"a mail is read up to {reading.MAX_MOVES} moves; send the rest in another"
-        not_read -= 1
-    answer.context["not_read"] = max(0, not_read)
-    return _finish(mail, key, seat, answer, tuple(applied), refused_line, reason)
+    not_read = len(lines) - len(applied) - (1 if reason else 0)
+    return tuple(applied), refused_line, reason, not_read
 
 
 def _headers_only(raw: bytes) -> reading.InboundMail:
