@@ -175,3 +175,10 @@ def load_or_create_secret_key(path: Path) -> str:
     finally:
         os.unlink(tmp_name)
     return path.read_text().strip()
+
+
+def domain_of(address: str) -> str:
+    """The domain of a mail address (``Warboard <warboard@example.org>`` -> ``example.org``):
+    the default ``MAIL_REPLY_DOMAIN`` is that of ``DEFAULT_FROM_EMAIL``."""
+    _, at, domain = address.strip().rstrip(">").rpartition("@")
+    return domain if at and domain else "localhost"

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and Redoc as static files: /api/docs/ offline
     "channels",
+    "anymail",  # inbound mail webhooks (moves by email)
     "games",
     "combat",
     "risk",
@@ -240,6 +241,28 @@ EMAIL_USE_SSL = _email.get("EMAIL_USE_SSL", False)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="warboard@localhost")
 # Where players open the site; emails link to {SITE_URL}/games/<id>.
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
+
+# --- Moves by email (issue 18) -----------------------------------------------------------------
+# "Your turn" mail carries a signed Reply-To at this domain (moves+<game>.<seat>.<turn>.<sig>@...);
+# the domain's inbound mail must reach the anymail webhook or the mailbox `fetch_mail` reads.
+# Default: the domain of DEFAULT_FROM_EMAIL.
+MAIL_REPLY_DOMAIN = env.str("MAIL_REPLY_DOMAIN", default="") or environment.domain_of(
+    DEFAULT_FROM_EMAIL
+)
+# django-anymail's inbound webhooks (/anymail/<esp>/inbound/). ANYMAIL_WEBHOOK_SECRET is the
+# "user:password" the provider sends as HTTP basic auth (every ESP); Mailgun also signs its
+# posts (MAILGUN_WEBHOOK_SIGNING_KEY). Unset keys are left out so anymail's own checks apply.
+ANYMAIL = {
+    key: value
+    for key, value in {
+        "WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", default=""),
+        "MAILGUN_WEBHOOK_SIGNING_KEY": env.str("MAILGUN_WEBHOOK_SIGNING_KEY", default=""),
+    }.items()
+    if value
+}
+# `manage.py fetch_mail` with no --maildir: the IMAP mailbox to read, as
+# imaps://user:password@host[:port]/FOLDER (folder INBOX when left out).
+MAIL_IMAP_URL = env.str("MAIL_IMAP_URL", default="")
 
 # --- HTTPS (production behind a TLS-terminating load balancer) -------------------------------
 # One switch, off for local http use; README "Production variables" lists it.

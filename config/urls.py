@@ -12,6 +12,8 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("frontend.urls")),
     path("admin/", admin.site.urls),
+    # Inbound mail (moves by email): /anymail/<esp>/inbound/, e.g. /anymail/postmark/inbound/.
+    path("anymail/", include("anymail.urls")),
     path("api/combat/", include("combat.api.urls")),
     path("api/", include("games.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -1,5 +1,6 @@
 """The operators' view of the game server: games, seats and deadlines, and the few levers an
-operator needs (pause/resume, end a game, extend a deadline, replace a seat with the AI).
+operator needs (pause/resume, end a game, extend a deadline, replace a seat with the AI), and the
+replies received by mail.
 
 Every lever is an admin action that calls a service in ``games.services.deadlines``; nothing
 here writes a game's state itself, so the admin can never skip the game lock, the log or the
@@ -31,7 +32,7 @@ from django.utils.html import format_html
 
 from config.admin_secrets import ReadOnly, SecretSafeAdmin
 from config.exceptions import ApplicationError
-from games.models import Deadline, Game, GameSnapshot, Seat
+from games.models import Deadline, Game, GameSnapshot, InboundMail, Seat
 from games.services import operations
 from risk.rules import to_dict
 
@@ -241,6 +242,7 @@ class SeatAdmin(SecretSafeAdmin, ReadOnly, OperatorActions, admin.ModelAdmin):
         "state",
         "timeouts",
         "last_seen_sequence",
+        "turns",
         "revealed_client_seed",
         "joined_at",
     )
@@ -298,3 +300,21 @@ class DeadlineAdmin(SecretSafeAdmin, ReadOnly, OperatorActions, admin.ModelAdmin
         self.run_each(
             request, queryset, lambda d: operations.deadline_extend(d, by), f"Extended by {text}"
         )
+
+
+# --- moves by email -----------------------------------------------------------------------------
+
+
+@admin.register(InboundMail)
+class InboundMailAdmin(SecretSafeAdmin, ReadOnly, admin.ModelAdmin):
+    """The replies received at reply addresses (``inbound_mail``): what became of each, for
+    an operator answering "my mail was not played". Read-only: the record is what keeps a
+    mail from being applied twice."""
+
+    list_display = ("received_at", "sender", "game", "seat", "outcome", "applied", "reason")
+    list_filter = ("outcome",)
+    search_fields = ("sender", "message_id", "=game__id")
+    list_select_related = ("game", "seat")
+    date_hierarchy = "received_at"
+    fields = ("message_id", "sender", "game", "seat", "outcome", "applied", "reason", "received_at")
+    readonly_fields = fields

@@ -197,6 +197,10 @@ class Seat(models.Model):
     last_seen_sequence = models.PositiveIntegerField(
         default=0, help_text='The log entry up to which the player has been told ("your turn").'
     )
+    turns = models.PositiveIntegerField(
+        default=0,
+        help_text="Times the game started waiting for this player (the turn in mail replies).",
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -328,3 +332,33 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} {self.author_id}: {self.text[:40]}"
+
+
+class InboundMail(models.Model):
+    """A mail received at a reply address, once: its Message-ID is unique, so the same mail
+    delivered again (a provider's retry, a replay) is recognised and never applied twice.
+
+    Written after the mail's lines were applied (each line also carries an idempotency key
+    derived from the Message-ID, so a crash in between leaves nothing to apply twice)."""
+
+    class Outcome(models.TextChoices):
+        APPLIED = "applied"  # every line applied (or none given)
+        PARTLY = "partly"  # some lines applied, then one refused
+        REFUSED = "refused"  # nothing applied: the address, the sender, the turn or line 1
+
+    message_id = models.CharField(max_length=998, help_text="As in the mail's header.")
+    #: sha256 of ``message_id``: the unique key (a Message-ID may exceed an index's width).
+    key = models.CharField(max_length=64, unique=True)
+    sender = models.CharField(max_length=254)
+    game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)
+    seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices)
+    applied = models.PositiveSmallIntegerField(default=0, help_text="Lines applied.")
+    reason = models.CharField(max_length=500, blank=True, help_text="The refusal, if any.")
+    received_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-received_at",)
+
+    def __str__(self) -> str:
+        return f"{self.message_id[:60]} from {self.sender}: {self.outcome}"

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from anymail.signals import inbound as anymail_inbound
 from django.conf import settings
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from games.models import Profile
+
+logger = logging.getLogger(__name__)
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="games.profile_for_new_user")
@@ -19,3 +23,24 @@ def profile_for_new_user(sender: type, instance: Any, created: bool, raw: bool, 
     """
     if created and not raw:
         Profile.objects.get_or_create(user=instance)
+
+
+@receiver(anymail_inbound, dispatch_uid="games.moves_by_email")
+def moves_by_email(sender: type, event: Any, esp_name: str, **kwargs: Any) -> None:
+    """django-anymail's inbound webhook (``/anymail/<esp>/inbound/``) hands the message to the
+    one inbound service, as ``manage.py fetch_mail`` does. Anymail gives a parsed
+    ``AnymailInboundMessage`` (an ``email.message.EmailMessage``); ESPs that post the raw MIME
+    (Mailgun's forward to a ``.../mime`` URL, Postmark with "include raw email content", SES,
+    SendGrid's "send raw") hand it over unchanged, and for the others anymail rebuilds it from
+    the parsed fields. Its bytes are what the service reads."""
+    from games.services import inbound_mail  # the services load models: imported on use
+
+    message = event.message
+    if message is None:
+        return
+    envelope = getattr(message, "envelope_recipient", None)
+    if envelope and "X-Original-To" not in message:
+        # The envelope's recipient (a Bcc, a forwarding alias) as a receiving server records it.
+        message["X-Original-To"] = envelope
+    result = inbound_mail.receive_mail(message.as_bytes())
+    logger.info("inbound mail via %s: %s", esp_name, result.outcome)

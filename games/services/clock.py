@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from django.db.models import F
 from django.utils import timezone
 
 from games.models import BOT_PREFIX, Deadline, Game, Seat
@@ -97,7 +98,21 @@ def after_action(
     by_player = {s.player: s for s in seats}
     change = sync_deadlines(game, waiting, by_player, now, back=back)
     change.started = [by_player[p] for p in waiting if p not in previously and p in by_player]
+    count_turns(change.started)
     return change
+
+
+def count_turns(started: list[Seat]) -> None:
+    """One more turn for each seat the game has just started waiting for (``Seat.turns``).
+
+    A "your turn" mail's reply address carries this count, so a reply is known to answer the
+    turn that is still going on and not one that has passed (``games.mail.address``). One UPDATE,
+    only when someone's turn begins (most actions begin none)."""
+    if not started:
+        return
+    Seat.objects.filter(pk__in=[s.pk for s in started]).update(turns=F("turns") + 1)
+    for seat in started:
+        seat.turns += 1
 
 
 def sync_deadlines(

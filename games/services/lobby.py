@@ -301,6 +301,7 @@ def _started(game: Game, state: Any, seats: list[Seat]) -> None:
         game, clock.waited_for(state), {s.player: s for s in seats}, timezone.now()
     )
     change.started = [s for s in seats if s.player in clock.waited_for(state)]
+    clock.count_turns(change.started)
     committed = Committed(
         game, opening, state, state, [], seats, change,
         server_answers=bool(clock.answered_by_server(game, state, seats)),

@@ -32,9 +32,12 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 
+from games.mail import address as reply_address
 from games.models import Deadline, Game, GameSnapshot, Profile, Seat
 from games.services import clock, presence, reading
 from games.services.selectors import game_state
+from risk.rules import GameState
+from risk.rules.notation import legal_moves_text
 from risk.rules.vocabulary import DecisionKind
 
 logger = logging.getLogger(__name__)
@@ -43,6 +46,8 @@ logger = logging.getLogger(__name__)
 SUMMARY_ENTRIES = 300
 #: Lines a summary shows at most (the newest).
 SUMMARY_LINES = 60
+#: Lines of legal moves a "your turn" mail lists at most (one per kind of action: a handful).
+MOVES_LINES = 30
 
 
 # --- "your turn" ----------------------------------------------------------------------------
@@ -53,7 +58,8 @@ def your_turn(game_id: int, seat_ids: Iterable[int]) -> int:
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.RUNNING:
         return 0  # a finished game gets its game-over mail instead
-    waiting = clock.waited_for(game_state(game))
+    state = game_state(game)
+    waiting = clock.waited_for(state)
     seats = Seat.objects.filter(game=game, pk__in=list(seat_ids)).select_related("user__profile")
     names = display_names(game)
     messages: list[tuple[Seat, int, EmailMessage]] = []
@@ -75,10 +81,12 @@ def your_turn(game_id: int, seat_ids: Iterable[int]) -> int:
             "lines": lines[skipped:],
             "skipped": skipped,
             "earlier": after > seat.last_seen_sequence,
-            "decision": _decision_text(waiting[seat.player]),
+            "decision": decision_text(waiting[seat.player]),
             "deadline": _deadline_context(seat),
+            **moves_context(state, seat.player),
         }
-        messages.append((seat, log["last"], _message("your_turn", context, seat.user.email)))
+        message = compose("your_turn", context, seat.user.email, reply_to=reply_to(seat))
+        messages.append((seat, log["last"], message))
     sent = 0
     for seat, last, ok in _send_all(messages):
         if ok:
@@ -104,7 +112,33 @@ def _mark_seen(seat: Seat, sequence: int) -> None:
     )
 
 
-def _decision_text(kind: str) -> str:
+def reply_to(seat: Seat) -> str:
+    """The signed reply address of ``seat``'s current turn (``games.mail.address``): a reply
+    to it is applied as that player's moves (``inbound_mail``) while this turn lasts."""
+    return reply_address.build(
+        reply_key(),
+        settings.MAIL_REPLY_DOMAIN,
+        reply_address.ReplyAddress(seat.game_id, seat.position, seat.turns),
+    )
+
+
+def reply_key() -> bytes:
+    return reply_address.derive_key(settings.SECRET_KEY)
+
+
+def moves_context(state: GameState, player: str) -> dict[str, Any]:
+    """The player's legal moves in the mail notation (``risk.rules.notation``), at most
+    ``MOVES_LINES`` of them (the number left out is said)."""
+    moves = legal_moves_text(state, player)
+    return {
+        "moves": moves[:MOVES_LINES],
+        "more_moves": max(0, len(moves) - MOVES_LINES),
+        "rules_url": f"{settings.SITE_URL.rstrip('/')}/rules",
+    }
+
+
+def decision_text(kind: str) -> str:
+    """What a decision asks of the player, in words ("place your reinforcements")."""
     texts: dict[str, str] = {
         DecisionKind.ARRANGE: "set up your armies",
         "setup": "place your starting armies",  # not a DecisionKind: no Decision has it now
@@ -293,12 +327,13 @@ def _common(game: Game, seat: Seat) -> dict[str, Any]:
         "game": game,
         "game_name": str(game),
         "url": game_url(game),
-        "name": _person(seat),
+        "name": person_name(seat),
         "preferences_url": f"{settings.SITE_URL.rstrip('/')}/settings",
     }
 
 
-def _person(seat: Seat) -> str:
+def person_name(seat: Seat) -> str:
+    """What the player of ``seat`` is called in mail (their display name, else the seat)."""
     profile = getattr(seat.user, "profile", None)
     return (profile.display_name if profile else "") or seat.player
 
@@ -336,10 +371,25 @@ def _wants(user: Any, flag: str) -> bool:
 
 
 def _message(kind: str, context: Mapping[str, Any], to: str) -> EmailMessage:
+    return compose(kind, context, to)
+
+
+def compose(
+    kind: str,
+    context: Mapping[str, Any],
+    to: str,
+    *,
+    reply_to: str | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> EmailMessage:
+    """The mail ``kind`` (templates ``games/email/<kind>.txt`` and ``<kind>_subject.txt``)."""
     subject = render_to_string(f"games/email/{kind}_subject.txt", context)
     body = render_to_string(f"games/email/{kind}.txt", context)
     subject = " ".join(subject.split())  # a header is one line
-    return EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [to])
+    return EmailMessage(
+        subject, body, settings.DEFAULT_FROM_EMAIL, [to],
+        reply_to=[reply_to] if reply_to else None, headers=dict(headers or {}),
+    )  # fmt: skip
 
 
 def _send_all(
