@@ -44,6 +44,7 @@ from django.utils import timezone
 
 from games.models import Deadline, Game, Seat
 from games.services import broadcast, dispatch, notify
+from games.services.rooms import clock
 
 logger = logging.getLogger(__name__)
 
@@ -242,6 +243,9 @@ def _sweep_forever(seconds: float, stop: threading.Event) -> None:
             counts = deadlines_sweep()
             if any(counts.values()):
                 logger.info("deadline sweep: %s", counts)
+            room_counts = clock.rooms_sweep()
+            if any(room_counts.values()):
+                logger.info("room clock: %s", room_counts)
         except Exception:  # keep sweeping: the next run may find the database back
             logger.exception("deadline sweep failed")
         finally:

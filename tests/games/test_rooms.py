@@ -1,0 +1,350 @@
+"""Correspondence rooms through their services: numbering, immutability, the room's dice
+sequence, disputes, results and the clock (games.services.rooms).
+
+The battles here use a stand-in resolver (``count_hits``): it rolls ``dice`` d6 and counts
+those at or under ``hit``, so the roll numbers each battle takes are known by hand. The real
+resolver's full room is in test_rooms_pbem.py.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+import time_machine
+from django.core import mail
+from django.db import IntegrityError, transaction
+
+from combat.dice import Dice, commitment_of, derive_roll
+from config.exceptions import ApplicationError, ConflictError, ForbiddenError
+from games.models import Room, RoomEntry
+from games.services.rooms import clock, journal, reading
+from games.services.rooms.verify import room_verify
+from tests.games.conftest import make_user
+
+START = datetime(2026, 11, 24, 10, 0, tzinfo=UTC)
+
+
+def count_hits(system: str, arguments: Mapping[str, Any], dice: Dice) -> dict[str, Any]:
+    """A stand-in resolver: ``dice`` d6, a hit on ``hit`` or less."""
+    rolls = [dice.roll(6) for _ in range(arguments["dice"])]
+    hits = sum(1 for r in rolls if r <= arguments["hit"])
+    return {
+        "system": system,
+        "notation": f"{arguments['dice']}d6 at {arguments['hit']}",
+        "odds": {"hits": "exact"},
+        "result": {"hits": hits},
+        "summary": f"{hits} hits",
+    }
+
+
+@pytest.fixture
+def frozen():
+    with time_machine.travel(START, tick=False) as traveller:
+        yield traveller
+
+
+@pytest.fixture
+def commits(django_capture_on_commit_callbacks):
+    return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+@pytest.fixture
+def room(alice, bob, carol) -> Room:
+    """An A&A room refereed by carol: alice plays Germany, bob the Soviet Union."""
+    made = journal.room_create(
+        creator=carol,
+        name="Barbarossa",
+        system="axis_allies",
+        sides=["Germany", "Soviet Union"],
+        days_per_turn=3,
+        remind_hours=24,
+        grace_days=2,
+    )
+    journal.room_join(room_id=made.pk, user=alice, side="Germany")
+    journal.room_join(room_id=made.pk, user=bob, side="Soviet Union")
+    made.refresh_from_db()
+    return made
+
+
+def battle(room: Room, user, dice: int, hit: int = 3) -> tuple[RoomEntry, RoomEntry]:
+    return journal.request_battle(
+        room_id=room.pk, user=user, arguments={"dice": dice, "hit": hit}, resolve=count_hits
+    )
+
+
+def numbers(room: Room) -> list[tuple[int, str]]:
+    return list(room.entries.order_by("number").values_list("number", "kind"))
+
+
+# --- creation, joining, numbering ----------------------------------------------------------------
+
+
+def test_a_room_commits_to_its_seed_in_entry_1_and_starts_when_every_side_is_taken(room):
+    assert room.status == Room.Status.RUNNING
+    assert room.seed_commitment == commitment_of(room.server_seed)
+    assert (room.rules, room.edition) == ("dice", "revised")
+    first = room.entries.get(number=1)
+    assert room.seed_commitment in first.text
+    assert numbers(room) == [(1, "system"), (2, "system"), (3, "system"), (4, "system")]
+    assert room.entries.get(number=4).text == "The room starts: turn 1, Germany to move"
+    assert room.turn_number == 1 and room.turn_position == 0
+
+
+def test_entries_are_numbered_1_to_n_and_a_number_is_never_used_twice(room, alice, bob):
+    journal.post_note(room_id=room.pk, user=alice, text="Germany buys 2 armor")
+    battle(room, alice, 3)
+    journal.post_note(room_id=room.pk, user=bob, text="USSR moves to Karelia")
+    assert [n for n, _ in numbers(room)] == list(range(1, 9))
+    room.refresh_from_db()
+    assert room.entry_count == 8
+    with pytest.raises(IntegrityError), transaction.atomic():
+        RoomEntry.objects.create(room=room, number=5, created_at=START, side="x", kind="note")
+
+
+def test_the_services_offer_no_way_to_change_an_entry():
+    """Entries are only inserted: no public service of the journal updates or deletes one."""
+    names = {
+        n
+        for n, f in inspect.getmembers(journal, inspect.isfunction)
+        if f.__module__ == journal.__name__ and not n.startswith("_")
+    }
+    assert not {n for n in names if any(w in n for w in ("edit", "update", "delete", "change"))}
+    source = inspect.getsource(journal)
+    assert re.findall(r"RoomEntry\.objects[^\n]*\.(update|delete)\(", source) == []
+    assert re.findall(r"(entry|ruling|request|result|reroll)\.(save|delete)\(", source) == []
+
+
+def test_creating_checks_each_field_by_name(carol, alice):
+    def refused(**kw: Any) -> ApplicationError:
+        base = {"creator": carol, "name": "x", "system": "axis_allies", "sides": ["A", "B"]}
+        with pytest.raises(ApplicationError) as info:
+            journal.room_create(**{**base, **kw})
+        return info.value
+
+    assert refused(system="chess").field == "system"
+    assert refused(rules="poker").field == "rules"
+    assert refused(edition="1942").field == "edition"
+    assert refused(system="wif", rules="dice").field == "rules"
+    assert refused(sides=["A"]).field == "sides"
+    assert refused(sides=["A", "A"]).field == "sides.1"
+    assert refused(side="C").field == "side"
+    assert refused(referee="alice").code == "not_staff"
+
+
+def test_joining_refuses_a_taken_side_and_a_second_side(alice, bob, carol):
+    room = journal.room_create(
+        creator=alice, name="x", system="wif", sides=["Axis", "Allies", "Comintern"], side="Axis"
+    )
+    with pytest.raises(ConflictError) as taken:
+        journal.room_join(room_id=room.pk, user=bob, side="Axis")
+    assert taken.value.code == "side_taken"
+    with pytest.raises(ConflictError) as twice:
+        journal.room_join(room_id=room.pk, user=alice, side="Allies")
+    assert twice.value.code == "already_seated"
+    with pytest.raises(ApplicationError) as unknown:
+        journal.room_join(room_id=room.pk, user=bob, side="Neutral")
+    assert unknown.value.field == "side" and unknown.value.allowed == [
+        "Axis",
+        "Allies",
+        "Comintern",
+    ]
+
+
+# --- dice -----------------------------------------------------------------------------------------
+
+
+def test_each_battle_takes_the_next_roll_numbers_of_the_room(room, alice, bob):
+    _, first = battle(room, alice, 3)
+    _, second = battle(room, bob, 2)
+    assert [r["number"] for r in first.data["rolls"]] == [1, 2, 3]
+    assert [r["number"] for r in second.data["rolls"]] == [4, 5]
+    assert (second.data["first_roll"], second.data["last_roll"]) == (4, 5)
+    for roll in first.data["rolls"] + second.data["rolls"]:
+        assert roll["value"] == derive_roll(room.server_seed, f"room:{room.pk}", roll["number"], 6)
+    room.refresh_from_db()
+    assert room.roll_count == 5
+    assert second.refers_to.number == second.number - 1
+    assert second.data["odds"] == {"hits": "exact"}
+
+
+def test_a_battle_needs_notation_or_arguments(room, alice):
+    with pytest.raises(ApplicationError) as info:
+        journal.request_battle(room_id=room.pk, user=alice, resolve=count_hits)
+    assert info.value.field == "notation"
+
+
+# --- disputes ---------------------------------------------------------------------------------
+
+
+def test_a_voided_battle_is_rolled_again_with_new_numbers_and_everyone_is_told(
+    room, alice, bob, carol, commits
+):
+    battle(room, alice, 3)  # rolls 1-3, entries 5 (request) and 6 (result)
+    battle(room, bob, 2)  # rolls 4-5, entries 7 and 8
+    with commits():
+        dispute = journal.challenge(room_id=room.pk, user=bob, entry=6, text="wrong units")
+    assert dispute.number == 9 and dispute.text == "#6: wrong units"
+    assert sorted(m.to[0] for m in mail.outbox) == ["alice@example.org", "carol@example.org"]
+    mail.outbox.clear()
+    with commits():
+        ruling, reroll = journal.rule(
+            room_id=room.pk, user=carol, entry=9, decision="voided", resolve=count_hits
+        )
+    assert (ruling.number, reroll.number) == (10, 11)
+    assert ruling.data["voids"] == 6 and reroll.data["replaces"] == 6
+    assert [r["number"] for r in reroll.data["rolls"]] == [6, 7, 8]
+    assert reroll.refers_to.number == 5
+    assert sorted(m.to[0] for m in mail.outbox) == ["alice@example.org", "bob@example.org"]
+    assert mail.outbox[0].subject == "[Barbarossa] #10 ruling by referee"
+    with pytest.raises(ConflictError) as again:
+        journal.rule(room_id=room.pk, user=carol, entry=9, decision="upheld")
+    assert again.value.code == "already_ruled"
+    with pytest.raises(ConflictError) as twice:
+        journal.rule(room_id=room.pk, user=carol, entry=6, decision="voided", resolve=count_hits)
+    assert twice.value.code == "already_voided"
+
+
+def test_only_the_referee_rules_and_only_sides_post(room, alice, carol):
+    outsider = make_user("dave")
+    with pytest.raises(ForbiddenError) as ruling:
+        journal.rule(room_id=room.pk, user=alice, entry=1, decision="upheld")
+    assert ruling.value.code == "not_referee"
+    for post in (
+        lambda u: journal.post_note(room_id=room.pk, user=u, text="hi"),
+        lambda u: journal.challenge(room_id=room.pk, user=u, entry=1, text="no"),
+    ):
+        for user in (carol, outsider):
+            with pytest.raises(ForbiddenError) as info:
+                post(user)
+            assert info.value.code == "not_a_side"
+
+
+def test_a_correction_needs_its_text_and_only_a_battle_is_voided(room, carol):
+    with pytest.raises(ApplicationError) as blank:
+        journal.rule(room_id=room.pk, user=carol, entry=2, decision="corrected")
+    assert blank.value.field == "text"
+    with pytest.raises(ApplicationError) as note:
+        journal.rule(room_id=room.pk, user=carol, entry=2, decision="voided")
+    assert note.value.code == "not_a_battle"
+    (ruling,) = journal.rule(
+        room_id=room.pk,
+        user=carol,
+        entry=2,
+        decision="corrected",
+        text="alice plays Germany from turn 2",
+    )
+    assert ruling.text == "corrected #2: alice plays Germany from turn 2"
+
+
+# --- turns and results -------------------------------------------------------------------------
+
+
+def test_turns_pass_in_order_and_only_the_side_to_move_ends_one(room, alice, bob):
+    with pytest.raises(ConflictError) as info:
+        journal.end_turn(room_id=room.pk, user=bob)
+    assert info.value.code == "not_your_turn"
+    first = journal.end_turn(room_id=room.pk, user=alice)
+    second = journal.end_turn(room_id=room.pk, user=bob)
+    assert first.text == "Germany ends its turn; turn 1: Soviet Union to move"
+    assert second.text == "Soviet Union ends its turn; turn 2: Germany to move"
+
+
+def test_the_room_ends_when_every_side_agrees_the_same_result(room, alice, bob, commits):
+    journal.agree_result(room_id=room.pk, user=alice, winners=["Germany"], text="Moscow falls")
+    journal.agree_result(room_id=room.pk, user=bob, winners=["Soviet Union"])
+    room.refresh_from_db()
+    assert room.status == Room.Status.RUNNING
+    with commits():
+        entries = journal.agree_result(room_id=room.pk, user=alice, winners=["Soviet Union"])
+    room.refresh_from_db()
+    assert room.status == Room.Status.FINISHED
+    assert room.result == {"winners": ["Soviet Union"], "text": "", "decided_by": "sides"}
+    assert room.server_seed in entries[-1].text
+    assert reading.room_detail(room, alice)["server_seed"] == room.server_seed
+    with pytest.raises(ConflictError):
+        journal.post_note(room_id=room.pk, user=alice, text="late")
+
+
+def test_verify_room_finds_a_changed_roll(room, alice, carol):
+    battle(room, alice, 3)
+    journal.decide_result(room_id=room.pk, user=carol, winners=[])
+    room.refresh_from_db()
+    assert room_verify(room, resolve=count_hits).ok
+    result = room.entries.get(kind="battle_result")
+    rolls = result.data["rolls"]
+    rolls[1]["value"] = rolls[1]["value"] % 6 + 1
+    RoomEntry.objects.filter(pk=result.pk).update(data={**result.data, "rolls": rolls})
+    report = room_verify(room, resolve=count_hits)
+    assert report.mismatch is not None
+    assert report.mismatch.startswith("entry #6: roll 2 (d6) logged")
+
+
+def test_verify_room_refuses_a_running_room(room):
+    with pytest.raises(ConflictError) as info:
+        room_verify(room, resolve=count_hits)
+    assert info.value.code == "not_over"
+
+
+# --- the clock ------------------------------------------------------------------------------------
+
+
+def test_the_clock_reminds_once_then_declares_the_timeout_once(alice, bob, carol, commits, frozen):
+    room = journal.room_create(
+        creator=carol,
+        name="Timed",
+        system="france_1944",
+        sides=["Allies", "Germany"],
+        days_per_turn=3,
+        remind_hours=24,
+        grace_days=2,
+    )
+    journal.room_join(room_id=room.pk, user=alice, side="Allies")
+    journal.room_join(room_id=room.pk, user=bob, side="Germany")  # the turn starts at START
+    frozen.shift(timedelta(days=2, hours=1))  # 23 h before the deadline
+    with commits():
+        assert clock.rooms_sweep()["reminded"] == 1
+        assert clock.rooms_sweep()["reminded"] == 0
+    assert [(m.to, m.subject) for m in mail.outbox] == [
+        (["alice@example.org"], "[Timed] Allies: your turn is due 2026-11-27 10:00 UTC")
+    ]
+    frozen.shift(timedelta(days=2, hours=23))  # 2026-11-29 10:00: the grace period is over
+    with commits():
+        assert clock.rooms_sweep()["timed_out"] == 1
+        assert clock.rooms_sweep()["timed_out"] == 0
+    last = room.entries.order_by("-number").first()
+    assert (last.kind, last.text) == ("system", "Allies's turn timed out")
+    assert sorted(m.to[0] for m in mail.outbox[1:]) == [
+        "alice@example.org",
+        "bob@example.org",
+        "carol@example.org",
+    ]
+
+
+def test_a_vacation_pauses_the_clock_and_uses_days(alice, bob, carol, frozen):
+    room = journal.room_create(
+        creator=carol,
+        name="Away",
+        system="wif",
+        sides=["Axis", "Allies"],
+        days_per_turn=3,
+        vacation_days=10,
+    )
+    journal.room_join(room_id=room.pk, user=alice, side="Axis")
+    journal.room_join(room_id=room.pk, user=bob, side="Allies")
+    frozen.shift(timedelta(days=1))
+    journal.declare_vacation(room_id=room.pk, user=alice, days=4)
+    frozen.shift(timedelta(days=1, hours=2))  # back after 26 hours: 2 days used
+    journal.post_note(room_id=room.pk, user=alice, text="back")
+    room.refresh_from_db()
+    side = room.sides.get(name="Axis")
+    assert side.vacation_days_left == 8
+    assert room.turn_paused_seconds == 26 * 3600
+    assert reading.room_detail(room, alice)["due_at"] == START + timedelta(days=3, hours=26)
+    with pytest.raises(ApplicationError) as too_long:
+        journal.declare_vacation(room_id=room.pk, user=alice, days=9)
+    assert too_long.value.code == "not_enough_vacation" and too_long.value.field == "days"
