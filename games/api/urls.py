@@ -28,6 +28,6 @@ urlpatterns = [
     path("rooms/<id:room_id>/journal", rooms.RoomJournalApi.as_view(), name="room-journal"),
     path(
         "rooms/<id:room_id>/journal.txt", rooms.RoomTranscriptApi.as_view(), name="room-transcript"
-    ),  # fmt: skip
+    ),
     path("rooms/<id:room_id>/entries", rooms.RoomPostApi.as_view(), name="room-entries"),
 ]
