@@ -82,7 +82,7 @@ class RoomSummaryOut(serializers.Serializer):
     system = serializers.ChoiceField(choices=Room.System.values)
     rules = serializers.CharField(allow_blank=True)
     edition = serializers.CharField(allow_blank=True)
-    status = serializers.ChoiceField(choices=Room.Status.values)
+    status = serializers.CharField(help_text="open (sides free), running or finished.")
     public = serializers.BooleanField()
     referee = serializers.CharField()
     sides = SideOut(many=True)
@@ -144,9 +144,10 @@ class RoomListApi(APIView):
     class RoomCreateInput(ClosedSerializer):
         name = StrictCharField(max_length=80)
         system = StrictEnumField(Room.System.values)
-        rules = StrictEnumField(
-            journal.RULES,
+        rules = StrictCharField(
+            max_length=20,
             required=False,
+            allow_blank=True,
             default="",
             help_text="A&A only: dice (default), lowluck or chess.",
         )
@@ -231,7 +232,7 @@ class RoomJoinApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
     throttle_classes = [RoomPostThrottle]
 
-    class JoinInput(ClosedSerializer):
+    class RoomJoinInput(ClosedSerializer):
         side = StrictCharField(max_length=40, help_text="The free side to play.")
         invite = StrictCharField(
             required=False,
@@ -247,11 +248,11 @@ class RoomJoinApi(APIView):
         description="400 invalid (side: not one of the room's); 409 not_open, already_seated, "
         "side_taken. " + NOT_FOUND,
         parameters=[ROOM_ID],
-        request=JoinInput,
+        request=RoomJoinInput,
         responses={200: RoomDetailOut, **ERRORS, 429: ErrorSerializer},
     )
     def post(self, request: Request, room_id: int) -> Response:
-        data = _valid(self.JoinInput, request)
+        data = _valid(self.RoomJoinInput, request)
         room = journal.room_join(
             room_id=room_id, user=request.user, side=data["side"], invite=data["invite"] or None
         )
@@ -302,7 +303,7 @@ class RoomPostApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
     throttle_classes = [RoomPostThrottle]
 
-    class EntryInput(ClosedSerializer):
+    class RoomEntryInput(ClosedSerializer):
         kind = StrictEnumField(
             POST_KINDS,
             help_text=(
@@ -346,11 +347,11 @@ class RoomPostApi(APIView):
             "not_your_turn, already_ruled, already_voided, on_vacation. " + NOT_FOUND
         ),
         parameters=[ROOM_ID],
-        request=EntryInput,
+        request=RoomEntryInput,
         responses={201: EntriesOut, **ERRORS, 429: ErrorSerializer},
     )
     def post(self, request: Request, room_id: int) -> Response:
-        data = _valid(self.EntryInput, request)
+        data = _valid(self.RoomEntryInput, request)
         entries = _post(room_id, request.user, data)
         return Response(
             {"entries": [reading.entry_dict(e) for e in entries]}, status=status.HTTP_201_CREATED

@@ -200,7 +200,7 @@ def request_battle(
     user: Any,
     notation: str | None = None,
     arguments: Mapping[str, Any] | None = None,
-    resolve: Resolve = battles.resolve,
+    resolve: Resolve | None = None,
 ) -> tuple[RoomEntry, RoomEntry]:
     """A battle request (notation or the resolver's JSON arguments) and its result."""
     if (notation is None) == (arguments is None):
@@ -254,7 +254,7 @@ def rule(
     entry: int,
     decision: str,
     text: str = "",
-    resolve: Resolve = battles.resolve,
+    resolve: Resolve | None = None,
 ) -> list[RoomEntry]:
     """The referee's ruling on a challenge or an entry: the ruling (and a re-roll if voided)."""
     if decision not in DECISIONS:
@@ -539,12 +539,13 @@ def _roll_battle(
     room: Room,
     request: RoomEntry,
     *,
-    resolve: Resolve,
+    resolve: Resolve | None,
     replaces: int | None = None,
     field: str = "arguments",
 ) -> RoomEntry:
     """Resolve ``request`` with the room's next roll numbers and append its result."""
     system, arguments = request.data["system"], request.data["arguments"]
+    resolve = resolve or battles.resolve
     dice = RoomDice(room.server_seed, room.dice_context, room.roll_count + 1)
     try:
         answer = resolve(system, arguments, dice)

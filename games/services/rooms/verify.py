@@ -47,5 +47,6 @@ def room_audit_data(room: Room) -> RoomAuditData:
     )
 
 
-def room_verify(room: Room, *, resolve: Resolve = battles.resolve) -> AuditReport:
-    return audit_room(room_audit_data(room), resolve)
+def room_verify(room: Room, *, resolve: Resolve | None = None) -> AuditReport:
+    """Check an ended room with ``resolve`` (the real resolver unless a test injects one)."""
+    return audit_room(room_audit_data(room), resolve or battles.resolve)

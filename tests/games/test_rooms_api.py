@@ -1,0 +1,183 @@
+"""The rooms' API under /api/rooms: creating, joining, posting, reading the journal as JSON and
+as text, and every refusal with its status and code."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import time_machine
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from combat.dice import derive_roll
+from games.models import Room, RoomEntry
+from tests.games.conftest import client_for, make_user
+from tests.games.test_rooms import count_hits
+
+START = datetime(2026, 11, 24, 10, 31, tzinfo=UTC)
+SEED = "00" * 31 + "2a"
+
+
+@pytest.fixture(autouse=True)
+def _known_seed_and_resolver(monkeypatch) -> None:
+    monkeypatch.setattr("games.services.rooms.journal.new_seed", lambda: SEED)
+    monkeypatch.setattr("games.correspondence.battles.resolve", count_hits)
+
+
+def create(client, **extra):
+    body = {"name": "Barbarossa", "system": "axis_allies", "rules": "lowluck",
+            "sides": ["Germany", "Soviet Union"], "side": "Germany", **extra}  # fmt: skip
+    return client.post("/api/rooms", body, format="json")
+
+
+def post(client, room_id, **body):
+    return client.post(f"/api/rooms/{room_id}/entries", body, format="json")
+
+
+@pytest.fixture
+def running(alice, bob, carol) -> int:
+    """alice (Germany, referee as creator) and bob (Soviet Union); carol watches."""
+    with time_machine.travel(START, tick=False):
+        room_id = create(client_for(alice)).json()["id"]
+        client_for(bob).post(f"/api/rooms/{room_id}/join", {"side": "Soviet Union"}, format="json")
+    return room_id
+
+
+def test_create_join_and_read_a_room(alice, bob):
+    created = create(client_for(alice))
+    assert created.status_code == 201
+    body = created.json()
+    assert (body["status"], body["rules"], body["edition"], body["referee"]) == (
+        "open", "lowluck", "revised", "alice")  # fmt: skip
+    assert body["you"] == "Germany" and body["server_seed"] is None
+    joined = client_for(bob).post(f"/api/rooms/{body['id']}/join", {"side": "Soviet Union"},
+                                  format="json")  # fmt: skip
+    assert joined.status_code == 200
+    assert (joined.json()["status"], joined.json()["to_move"]) == ("running", "Germany")
+    listed = client_for(bob).get("/api/rooms").json()["rooms"]
+    assert [r["id"] for r in listed] == [body["id"]]
+
+
+def test_bad_input_is_refused_naming_the_field(alice):
+    client = client_for(alice)
+    cases = [
+        ({"sides": ["Germany"]}, "sides", "min_length"),
+        ({"system": "chess"}, "system", "invalid_request"),
+        ({"colour": "red"}, "colour", "unknown_field"),
+        ({"days_per_turn": "3"}, "days_per_turn", "invalid"),
+        ({"referee": "bob"}, "referee", "not_staff"),
+    ]
+    make_user("bob")
+    for extra, field, code in cases:
+        answer = create(client, **extra)
+        assert answer.status_code == 400, extra
+        assert (answer.json()["field"], answer.json()["error"]) == (field, code), extra
+
+
+def test_a_battle_posts_its_request_and_result_and_the_journal_pages(running, alice):
+    client = client_for(alice)
+    answer = post(client, running, kind="battle", arguments={"dice": 3, "hit": 3})
+    assert answer.status_code == 201
+    request, result = answer.json()["entries"]
+    assert (request["number"], request["kind"]) == (5, "battle_request")
+    assert (result["number"], result["kind"], result["refers_to"]) == (6, "battle_result", 5)
+    assert [r["number"] for r in result["data"]["rolls"]] == [1, 2, 3]
+    page = client.get(f"/api/rooms/{running}/journal?after=4").json()
+    assert (page["after"], page["last"], page["more"]) == (4, 6, False)
+    assert [e["number"] for e in page["entries"]] == [5, 6]
+    assert client.get(f"/api/rooms/{running}/journal?after=x").json()["field"] == "after"
+
+
+def test_each_kind_needs_its_fields(running, alice):
+    answer = post(client_for(alice), running, kind="challenge", text="no")
+    assert answer.status_code == 400
+    assert (answer.json()["error"], answer.json()["field"]) == ("required", "entry")
+    answer = post(client_for(alice), running, kind="battle")
+    assert (answer.status_code, answer.json()["field"]) == (400, "notation")
+
+
+def test_refusals_say_who_may_do_what(running, alice, bob, carol):
+    outsider = client_for(carol)
+    note = post(outsider, running, kind="note", text="hello")
+    assert (note.status_code, note.json()["error"]) == (403, "not_a_side")
+    ruling = post(client_for(bob), running, kind="ruling", entry=1, decision="upheld")
+    assert (ruling.status_code, ruling.json()["error"]) == (403, "not_referee")
+    assert "alice" in ruling.json()["message"]
+    turn = post(client_for(bob), running, kind="end_turn")
+    assert (turn.status_code, turn.json()["error"]) == (409, "not_your_turn")
+    anonymous = APIClient().get(f"/api/rooms/{running}")
+    assert anonymous.status_code == 401
+    assert outsider.get(f"/api/rooms/{running}").status_code == 200  # public: readable
+
+
+def test_a_private_room_is_the_404_of_a_missing_id_to_others(alice, bob, carol):
+    room_id = create(client_for(alice), public=False).json()["id"]
+    for path in ("", "/journal", "/journal.txt"):
+        answer = client_for(carol).get(f"/api/rooms/{room_id}{path}")
+        assert answer.status_code == 404, path
+        assert answer.json() == {"error": "not_found", "message": "no such room", "field": "id",
+                                 "allowed": None}  # fmt: skip
+    assert client_for(carol).get("/api/rooms").json()["rooms"] == []
+    token = Room.objects.get(pk=room_id).invite_token
+    join = client_for(bob).post(f"/api/rooms/{room_id}/join", {"side": "Soviet Union",
+                                "invite": token}, format="json")  # fmt: skip
+    assert join.status_code == 200
+    assert client_for(bob).get(f"/api/rooms/{room_id}").status_code == 200
+
+
+def test_the_transcript_of_a_small_room(running, alice, bob):
+    with time_machine.travel(START + timedelta(minutes=5), tick=False):
+        post(client_for(alice), running, kind="note", text="Germany buys 2 armor\nmoves to Karelia")
+        post(client_for(bob), running, kind="battle", arguments={"dice": 2, "hit": 3})
+    answer = client_for(bob).get(f"/api/rooms/{running}/journal.txt")
+    assert answer.status_code == 200
+    assert answer["Content-Type"] == "text/plain; charset=utf-8"
+    # The two dice are rolls 1 and 2 of the room's stream (their values depend on its id).
+    rolls = [derive_roll(SEED, f"room:{running}", n, 6) for n in (1, 2)]
+    hits = sum(1 for r in rolls if r <= 3)
+    assert answer.content.decode() == TRANSCRIPT.format(
+        room=running, hits=hits, rolls=" ".join(map(str, rolls))
+    )
+
+
+TRANSCRIPT = """\
+Room {room}: Barbarossa (axis_allies, lowluck, revised)
+Referee: alice
+Seed commitment: 9cf49eeaaa45bd96bd47cf2cfeaeb0df96b82897144c8db521cc1330cc495761
+Server seed: secret until the end
+
+#1  2026-11-24 10:31 UTC  server  system: Room created: axis_allies (lowluck, revised); \
+sides Germany, Soviet Union; referee alice; dice seed commitment SHA-256 9cf49eeaaa45bd96bd47cf2cfeaeb0df96b82897144c8db521cc1330cc495761
+
+#2  2026-11-24 10:31 UTC  Germany  system: alice plays Germany
+
+#3  2026-11-24 10:31 UTC  Soviet Union  system: bob plays Soviet Union
+
+#4  2026-11-24 10:31 UTC  server  system: The room starts: turn 1, Germany to move
+
+#5  2026-11-24 10:36 UTC  Germany  note: Germany buys 2 armor
+    moves to Karelia
+
+#6  2026-11-24 10:36 UTC  Soviet Union  battle: {{"dice": 2, "hit": 3}}
+
+#7  2026-11-24 10:36 UTC  server  result: {hits} hits
+    rolls 1-2: {rolls}
+"""
+
+
+def test_the_admin_never_changes_a_journal_entry(running, client):
+    admin = get_user_model().objects.create_superuser("root", "root@example.org", "x" * 12)
+    client.force_login(admin)
+    entry = RoomEntry.objects.get(room_id=running, number=1)
+    url = reverse("admin:games_roomentry_change", args=[entry.pk])
+    page = client.get(url)
+    assert page.status_code == 200
+    assert b'name="_save"' not in page.content
+    changed = client.post(url, {"text": "rewritten", "kind": "note"})
+    assert changed.status_code == 403
+    assert client.post(reverse("admin:games_roomentry_delete", args=[entry.pk]),
+                       {"post": "yes"}).status_code == 403  # fmt: skip
+    entry.refresh_from_db()
+    assert entry.text.startswith("Room created")
