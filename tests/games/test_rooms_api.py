@@ -18,6 +18,8 @@ from tests.games.test_rooms import count_hits
 
 START = datetime(2026, 11, 24, 10, 31, tzinfo=UTC)
 SEED = "00" * 31 + "2a"
+#: SHA-256 of SEED (printf 00...2a | sha256sum).
+COMMITMENT = "9cf49eeaaa45bd96bd47cf2cfeaeb0df96b82897144c8db521cc1330cc495761"
 
 
 @pytest.fixture(autouse=True)
@@ -138,18 +140,18 @@ def test_the_transcript_of_a_small_room(running, alice, bob):
     rolls = [derive_roll(SEED, f"room:{running}", n, 6) for n in (1, 2)]
     hits = sum(1 for r in rolls if r <= 3)
     assert answer.content.decode() == TRANSCRIPT.format(
-        room=running, hits=hits, rolls=" ".join(map(str, rolls))
+        room=running, commitment=COMMITMENT, hits=hits, rolls=" ".join(map(str, rolls))
     )
 
 
 TRANSCRIPT = """\
 Room {room}: Barbarossa (axis_allies, lowluck, revised)
 Referee: alice
-Seed commitment: 9cf49eeaaa45bd96bd47cf2cfeaeb0df96b82897144c8db521cc1330cc495761
+Seed commitment: {commitment}
 Server seed: secret until the end
 
 #1  2026-11-24 10:31 UTC  server  system: Room created: axis_allies (lowluck, revised); \
-sides Germany, Soviet Union; referee alice; dice seed commitment SHA-256 9cf49eeaaa45bd96bd47cf2cfeaeb0df96b82897144c8db521cc1330cc495761
+sides Germany, Soviet Union; referee alice; dice seed commitment SHA-256 {commitment}
 
 #2  2026-11-24 10:31 UTC  Germany  system: alice plays Germany
 
