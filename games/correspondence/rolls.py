@@ -23,6 +23,12 @@ class NumberedRoll:
     sides: int
     value: int
 
+    @property
+    def counter(self) -> int:
+        """The counter ``derive_roll`` used: the roll's number (the name ``combat.dice.Roll``
+        gives it, which resolvers read from a dice log)."""
+        return self.number
+
     def as_dict(self) -> dict[str, int]:
         return {"number": self.number, "sides": self.sides, "value": self.value}
 

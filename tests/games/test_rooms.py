@@ -1,16 +1,15 @@
 """Correspondence rooms through their services: numbering, immutability, the room's dice
 sequence, disputes, results and the clock (games.services.rooms).
 
-The battles here use a stand-in resolver (``count_hits``): it rolls ``dice`` d6 and counts
-those at or under ``hit``, so the roll numbers each battle takes are known by hand. The real
-resolver's full room is in test_rooms_pbem.py.
+The battles here are World in Flames land attacks (``18 vs 6``: the 2d10 CRT, fractional odds
+off), which roll exactly two d10 each, so the roll numbers each battle takes are known by hand.
+The whole A&A room, from creation to verified result, is in test_rooms_pbem.py.
 """
 
 from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -19,7 +18,7 @@ import time_machine
 from django.core import mail
 from django.db import IntegrityError, transaction
 
-from combat.dice import Dice, commitment_of, derive_roll
+from combat.dice import commitment_of, derive_roll
 from config.exceptions import ApplicationError, ConflictError, ForbiddenError
 from games.models import Room, RoomEntry
 from games.services.rooms import clock, journal, reading
@@ -27,19 +26,6 @@ from games.services.rooms.verify import room_verify
 from tests.games.conftest import make_user
 
 START = datetime(2026, 11, 24, 10, 0, tzinfo=UTC)
-
-
-def count_hits(system: str, arguments: Mapping[str, Any], dice: Dice) -> dict[str, Any]:
-    """A stand-in resolver: ``dice`` d6, a hit on ``hit`` or less."""
-    rolls = [dice.roll(6) for _ in range(arguments["dice"])]
-    hits = sum(1 for r in rolls if r <= arguments["hit"])
-    return {
-        "system": system,
-        "notation": f"{arguments['dice']}d6 at {arguments['hit']}",
-        "odds": {"hits": "exact"},
-        "result": {"hits": hits},
-        "summary": f"{hits} hits",
-    }
 
 
 @pytest.fixture
@@ -71,10 +57,20 @@ def room(alice, bob, carol) -> Room:
     return made
 
 
-def battle(room: Room, user, dice: int, hit: int = 3) -> tuple[RoomEntry, RoomEntry]:
-    return journal.request_battle(
-        room_id=room.pk, user=user, arguments={"dice": dice, "hit": hit}, resolve=count_hits
+@pytest.fixture
+def wif(alice, bob, carol) -> Room:
+    """A World in Flames room refereed by carol: alice plays the Axis, bob the Allies."""
+    made = journal.room_create(
+        creator=carol, name="Fall Gelb", system="wif", sides=["Axis", "Allies"]
     )
+    journal.room_join(room_id=made.pk, user=alice, side="Axis")
+    journal.room_join(room_id=made.pk, user=bob, side="Allies")
+    made.refresh_from_db()
+    return made
+
+
+def battle(room: Room, user, line: str = "18 vs 6") -> tuple[RoomEntry, RoomEntry]:
+    return journal.request_battle(room_id=room.pk, user=user, notation=line)
 
 
 def numbers(room: Room) -> list[tuple[int, str]]:
@@ -97,7 +93,7 @@ def test_a_room_commits_to_its_seed_in_entry_1_and_starts_when_every_side_is_tak
 
 def test_entries_are_numbered_1_to_n_and_a_number_is_never_used_twice(room, alice, bob):
     journal.post_note(room_id=room.pk, user=alice, text="Germany buys 2 armor")
-    battle(room, alice, 3)
+    battle(room, alice, "3 inf 1 art vs 2 inf")
     journal.post_note(room_id=room.pk, user=bob, text="USSR moves to Karelia")
     assert [n for n, _ in numbers(room)] == list(range(1, 9))
     room.refresh_from_db()
@@ -158,55 +154,82 @@ def test_joining_refuses_a_taken_side_and_a_second_side(alice, bob, carol):
 # --- dice -----------------------------------------------------------------------------------------
 
 
-def test_each_battle_takes_the_next_roll_numbers_of_the_room(room, alice, bob):
-    _, first = battle(room, alice, 3)
-    _, second = battle(room, bob, 2)
-    assert [r["number"] for r in first.data["rolls"]] == [1, 2, 3]
-    assert [r["number"] for r in second.data["rolls"]] == [4, 5]
-    assert (second.data["first_roll"], second.data["last_roll"]) == (4, 5)
+def test_each_battle_takes_the_next_roll_numbers_of_the_room(wif, alice, bob):
+    request, first = battle(wif, alice)
+    _, second = battle(wif, bob, "12 vs 4 +2")
+    assert request.data["arguments"]["attack"] == 18 and request.text == "18 vs 6"
+    assert request.data["notation"] == "wif 18 vs 6 assault"  # the canonical line
+    assert first.data["notation"] == "wif 18 vs 6 assault"
+    assert [r["number"] for r in first.data["rolls"]] == [1, 2]
+    assert [r["number"] for r in second.data["rolls"]] == [3, 4]
+    assert (second.data["first_roll"], second.data["last_roll"]) == (3, 4)
     for roll in first.data["rolls"] + second.data["rolls"]:
-        assert roll["value"] == derive_roll(room.server_seed, f"room:{room.pk}", roll["number"], 6)
-    room.refresh_from_db()
-    assert room.roll_count == 5
+        assert roll["sides"] == 10
+        assert roll["value"] == derive_roll(wif.server_seed, f"room:{wif.pk}", roll["number"], 10)
+    wif.refresh_from_db()
+    assert wif.roll_count == 4
     assert second.refers_to.number == second.number - 1
-    assert second.data["odds"] == {"hits": "exact"}
+    assert second.data["odds"]["odds_level"] == "3:1"
 
 
-def test_a_battle_needs_notation_or_arguments(room, alice):
+def test_a_battle_needs_notation_or_arguments_and_names_the_word_at_fault(wif, alice):
+    with pytest.raises(ApplicationError) as neither:
+        journal.request_battle(room_id=wif.pk, user=alice)
+    assert neither.value.field == "notation"
+    with pytest.raises(ApplicationError) as bad:
+        battle(wif, alice, "18 vs 6 zzz")
+    assert bad.value.field == "notation" and "zzz" in bad.value.message
+    assert wif.entries.count() == 4  # nothing written
+
+
+def test_json_arguments_cannot_pick_other_rules_than_the_room(room, alice):
+    """A Low Luck room would refuse a dice line; the same battle in JSON is refused too."""
+    lowluck = journal.room_create(creator=alice, name="LL", system="axis_allies", rules="lowluck",
+                                  sides=["Germany", "UK"], side="Germany")  # fmt: skip
+    journal.room_join(room_id=lowluck.pk, user=make_user("erin"), side="UK")
+    dice = {"attacker": {"infantry": 3}, "defender": {"infantry": 2}, "rules": "dice",
+            "edition": "revised"}  # fmt: skip
     with pytest.raises(ApplicationError) as info:
-        journal.request_battle(room_id=room.pk, user=alice, resolve=count_hits)
-    assert info.value.field == "notation"
+        journal.request_battle(room_id=lowluck.pk, user=alice, arguments=dice)
+    assert info.value.field == "arguments"
+    request, result = journal.request_battle(
+        room_id=lowluck.pk, user=alice, arguments={**dice, "rules": "lowluck"}
+    )
+    assert request.data["notation"] == "a&a revised 3 inf vs 2 inf lowluck"
+    assert result.data["result"]["rules"] == "lowluck"
 
 
 # --- disputes ---------------------------------------------------------------------------------
 
 
 def test_a_voided_battle_is_rolled_again_with_new_numbers_and_everyone_is_told(
-    room, alice, bob, carol, commits
+    wif, alice, bob, carol, commits
 ):
-    battle(room, alice, 3)  # rolls 1-3, entries 5 (request) and 6 (result)
-    battle(room, bob, 2)  # rolls 4-5, entries 7 and 8
+    battle(wif, alice)  # rolls 1-2, entries 5 (request) and 6 (result)
+    battle(wif, bob)  # rolls 3-4, entries 7 and 8
     with commits():
-        dispute = journal.challenge(room_id=room.pk, user=bob, entry=6, text="wrong units")
+        dispute = journal.challenge(room_id=wif.pk, user=bob, entry=6, text="wrong units")
     assert dispute.number == 9 and dispute.text == "#6: wrong units"
     assert sorted(m.to[0] for m in mail.outbox) == ["alice@example.org", "carol@example.org"]
     mail.outbox.clear()
     with commits():
-        ruling, reroll = journal.rule(
-            room_id=room.pk, user=carol, entry=9, decision="voided", resolve=count_hits
-        )
+        ruling, reroll = journal.rule(room_id=wif.pk, user=carol, entry=9, decision="voided")
     assert (ruling.number, reroll.number) == (10, 11)
     assert ruling.data["voids"] == 6 and reroll.data["replaces"] == 6
-    assert [r["number"] for r in reroll.data["rolls"]] == [6, 7, 8]
+    assert [r["number"] for r in reroll.data["rolls"]] == [5, 6]
     assert reroll.refers_to.number == 5
+    assert reroll.text.startswith("re-roll of #6: ")
     assert sorted(m.to[0] for m in mail.outbox) == ["alice@example.org", "bob@example.org"]
-    assert mail.outbox[0].subject == "[Barbarossa] #10 ruling by referee"
+    assert mail.outbox[0].subject == "[Fall Gelb] #10 ruling by referee"
+    assert "voided #6; the battle is rolled again" in mail.outbox[0].body
     with pytest.raises(ConflictError) as again:
-        journal.rule(room_id=room.pk, user=carol, entry=9, decision="upheld")
+        journal.rule(room_id=wif.pk, user=carol, entry=9, decision="upheld")
     assert again.value.code == "already_ruled"
     with pytest.raises(ConflictError) as twice:
-        journal.rule(room_id=room.pk, user=carol, entry=6, decision="voided", resolve=count_hits)
+        journal.rule(room_id=wif.pk, user=carol, entry=6, decision="voided")
     assert twice.value.code == "already_voided"
+    _, later = battle(wif, alice)
+    assert [r["number"] for r in later.data["rolls"]] == [7, 8]
 
 
 def test_only_the_referee_rules_and_only_sides_post(room, alice, carol):
@@ -214,10 +237,12 @@ def test_only_the_referee_rules_and_only_sides_post(room, alice, carol):
     with pytest.raises(ForbiddenError) as ruling:
         journal.rule(room_id=room.pk, user=alice, entry=1, decision="upheld")
     assert ruling.value.code == "not_referee"
-    for post in (
+    posts = (
         lambda u: journal.post_note(room_id=room.pk, user=u, text="hi"),
         lambda u: journal.challenge(room_id=room.pk, user=u, entry=1, text="no"),
-    ):
+        lambda u: battle(room, u, "1 inf vs 1 inf"),
+    )
+    for post in posts:
         for user in (carol, outsider):
             with pytest.raises(ForbiddenError) as info:
                 post(user)
@@ -232,12 +257,9 @@ def test_a_correction_needs_its_text_and_only_a_battle_is_voided(room, carol):
         journal.rule(room_id=room.pk, user=carol, entry=2, decision="voided")
     assert note.value.code == "not_a_battle"
     (ruling,) = journal.rule(
-        room_id=room.pk,
-        user=carol,
-        entry=2,
-        decision="corrected",
+        room_id=room.pk, user=carol, entry=2, decision="corrected",
         text="alice plays Germany from turn 2",
-    )
+    )  # fmt: skip
     assert ruling.text == "corrected #2: alice plays Germany from turn 2"
 
 
@@ -270,23 +292,23 @@ def test_the_room_ends_when_every_side_agrees_the_same_result(room, alice, bob, 
         journal.post_note(room_id=room.pk, user=alice, text="late")
 
 
-def test_verify_room_finds_a_changed_roll(room, alice, carol):
-    battle(room, alice, 3)
-    journal.decide_result(room_id=room.pk, user=carol, winners=[])
-    room.refresh_from_db()
-    assert room_verify(room, resolve=count_hits).ok
-    result = room.entries.get(kind="battle_result")
+def test_verify_room_finds_a_changed_roll(wif, alice, carol):
+    battle(wif, alice)
+    journal.decide_result(room_id=wif.pk, user=carol, winners=[])
+    wif.refresh_from_db()
+    assert room_verify(wif).ok
+    result = wif.entries.get(kind="battle_result")
     rolls = result.data["rolls"]
-    rolls[1]["value"] = rolls[1]["value"] % 6 + 1
+    rolls[1]["value"] = rolls[1]["value"] % 10 + 1
     RoomEntry.objects.filter(pk=result.pk).update(data={**result.data, "rolls": rolls})
-    report = room_verify(room, resolve=count_hits)
+    report = room_verify(wif)
     assert report.mismatch is not None
-    assert report.mismatch.startswith("entry #6: roll 2 (d6) logged")
+    assert report.mismatch.startswith("entry #6: roll 2 (d10) logged")
 
 
 def test_verify_room_refuses_a_running_room(room):
     with pytest.raises(ConflictError) as info:
-        room_verify(room, resolve=count_hits)
+        room_verify(room)
     assert info.value.code == "not_over"
 
 

@@ -11,10 +11,10 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from combat.dice import derive_roll
+from combat.battle_notation import parse_battle, resolve_battle
+from games.correspondence.rolls import RoomDice
 from games.models import Room, RoomEntry
 from tests.games.conftest import client_for, make_user
-from tests.games.test_rooms import count_hits
 
 START = datetime(2026, 11, 24, 10, 31, tzinfo=UTC)
 SEED = "00" * 31 + "2a"
@@ -23,9 +23,8 @@ COMMITMENT = "9cf49eeaaa45bd96bd47cf2cfeaeb0df96b82897144c8db521cc1330cc495761"
 
 
 @pytest.fixture(autouse=True)
-def _known_seed_and_resolver(monkeypatch) -> None:
+def _known_seed(monkeypatch) -> None:
     monkeypatch.setattr("games.services.rooms.journal.new_seed", lambda: SEED)
-    monkeypatch.setattr("games.correspondence.battles.resolve", count_hits)
 
 
 def create(client, **extra):
@@ -80,12 +79,15 @@ def test_bad_input_is_refused_naming_the_field(alice):
 
 def test_a_battle_posts_its_request_and_result_and_the_journal_pages(running, alice):
     client = client_for(alice)
-    answer = post(client, running, kind="battle", arguments={"dice": 3, "hit": 3})
+    answer = post(client, running, kind="battle", notation="3 inf 1 art vs 2 inf")
     assert answer.status_code == 201
     request, result = answer.json()["entries"]
     assert (request["number"], request["kind"]) == (5, "battle_request")
+    assert request["data"]["notation"] == "a&a revised 3 inf 1 art vs 2 inf lowluck"
     assert (result["number"], result["kind"], result["refers_to"]) == (6, "battle_result", 5)
-    assert [r["number"] for r in result["data"]["rolls"]] == [1, 2, 3]
+    rolls = [r["number"] for r in result["data"]["rolls"]]
+    assert rolls == list(range(1, len(rolls) + 1)) and result["data"]["first_roll"] == 1
+    assert 0 < result["data"]["odds"]["attacker_wins"] < 1
     page = client.get(f"/api/rooms/{running}/journal?after=4").json()
     assert (page["after"], page["last"], page["more"]) == (4, 6, False)
     assert [e["number"] for e in page["entries"]] == [5, 6]
@@ -98,6 +100,9 @@ def test_each_kind_needs_its_fields(running, alice):
     assert (answer.json()["error"], answer.json()["field"]) == ("required", "entry")
     answer = post(client_for(alice), running, kind="battle")
     assert (answer.status_code, answer.json()["field"]) == (400, "notation")
+    answer = post(client_for(alice), running, kind="battle", notation="3 inf vs 2 inf dice")
+    assert (answer.status_code, answer.json()["error"]) == (400, "invalid_notation")
+    assert "'dice'" in answer.json()["message"] and "lowluck" in answer.json()["message"]
 
 
 def test_refusals_say_who_may_do_what(running, alice, bob, carol):
@@ -132,16 +137,19 @@ def test_a_private_room_is_the_404_of_a_missing_id_to_others(alice, bob, carol):
 def test_the_transcript_of_a_small_room(running, alice, bob):
     with time_machine.travel(START + timedelta(minutes=5), tick=False):
         post(client_for(alice), running, kind="note", text="Germany buys 2 armor\nmoves to Karelia")
-        post(client_for(bob), running, kind="battle", arguments={"dice": 2, "hit": 3})
+        post(client_for(bob), running, kind="battle", notation="2 inf vs 1 inf")
     answer = client_for(bob).get(f"/api/rooms/{running}/journal.txt")
     assert answer.status_code == 200
     assert answer["Content-Type"] == "text/plain; charset=utf-8"
-    # The two dice are rolls 1 and 2 of the room's stream (their values depend on its id).
-    rolls = [derive_roll(SEED, f"room:{running}", n, 6) for n in (1, 2)]
-    hits = sum(1 for r in rolls if r <= 3)
+    # The battle's result as the resolver gives it with the room's dice from roll 1 (its values
+    # depend on the room's id): the transcript shows its summary and every numbered roll.
+    dice = RoomDice(SEED, f"room:{running}", 1)
+    expected = resolve_battle(parse_battle("a&a revised 2 inf vs 1 inf lowluck"), dice)
+    rolls = " ".join(str(r.value) for r in dice.log)
     assert answer.content.decode() == TRANSCRIPT.format(
-        room=running, commitment=COMMITMENT, hits=hits, rolls=" ".join(map(str, rolls))
-    )
+        room=running, commitment=COMMITMENT, summary=expected["summary"],
+        last=dice.last, rolls=rolls,
+    )  # fmt: skip
 
 
 TRANSCRIPT = """\
@@ -162,10 +170,10 @@ sides Germany, Soviet Union; referee alice; dice seed commitment SHA-256 {commit
 #5  2026-11-24 10:36 UTC  Germany  note: Germany buys 2 armor
     moves to Karelia
 
-#6  2026-11-24 10:36 UTC  Soviet Union  battle: {{"dice": 2, "hit": 3}}
+#6  2026-11-24 10:36 UTC  Soviet Union  battle: 2 inf vs 1 inf
 
-#7  2026-11-24 10:36 UTC  server  result: {hits} hits
-    rolls 1-2: {rolls}
+#7  2026-11-24 10:36 UTC  server  result: {summary}
+    rolls 1-{last}: {rolls}
 """
 
 

@@ -207,27 +207,34 @@ def request_battle(
         raise ApplicationError("give notation or arguments (one of them)", field="notation")
     with transaction.atomic():
         room, side = _running_side(room_id, user)
-        if notation is not None:
-            line = _checked_text(notation, field="notation")
-            try:
-                system, args = battles.from_notation(
-                    line, system=room.system, variant=room.rules or None
+        variant = battles.room_variant(room.system, room.rules, room.edition)
+        field = "notation" if notation is not None else "arguments"
+        line = ""
+        try:
+            if notation is not None:
+                line = _checked_text(notation, field="notation")
+                system, args, canonical = battles.from_notation(
+                    line, system=room.system, variant=variant
                 )
-            except (CombatInputError, ValueError) as exc:
-                raise ApplicationError(str(exc), field="notation", code="invalid_notation") from exc
-        else:
-            system, args, line = room.system, dict(arguments or {}), ""
+            else:
+                system, args, canonical = battles.from_arguments(
+                    dict(arguments or {}), system=room.system, variant=variant
+                )
+        except CombatInputError as exc:
+            raise _input_error(exc, field) from exc
+        except (TypeError, ValueError, KeyError) as exc:
+            raise ApplicationError(
+                f"not a battle of {room.system}: {exc}", field=field, code="invalid_input"
+            ) from exc
         request = _append(
             room,
             kind=RoomEntry.Kind.BATTLE_REQUEST,
             author=user,
             side=side.name,
-            text=line or json.dumps(args, sort_keys=True),
-            data={"system": system, "arguments": args, "notation": line},
+            text=line or canonical,
+            data={"system": system, "arguments": args, "notation": canonical, "written": line},
         )
-        result = _roll_battle(
-            room, request, resolve=resolve, field="notation" if line else "arguments"
-        )
+        result = _roll_battle(room, request, resolve=resolve, field=field)
     return request, result
 
 
@@ -550,9 +557,7 @@ def _roll_battle(
     try:
         answer = resolve(system, arguments, dice)
     except CombatInputError as exc:
-        raise ApplicationError(
-            str(exc), field=f"{field}.{exc.field}" if exc.field else field, code="invalid_input"
-        ) from exc
+        raise _input_error(exc, field) from exc
     first, last = roll_range(dice.log)
     room.roll_count = dice.last
     Room.objects.filter(pk=room.pk).update(roll_count=room.roll_count)
@@ -578,6 +583,15 @@ def _roll_battle(
         text=text,
         data=data,
         refers_to=request,
+    )
+
+
+def _input_error(exc: CombatInputError, field: str) -> ApplicationError:
+    """The resolver's refusal as the API's: the field under ``notation`` or ``arguments``."""
+    inner = exc.field if exc.field not in (None, "", "notation") else None
+    code = "invalid_notation" if field == "notation" else "invalid_input"
+    return ApplicationError(
+        exc.message, field=f"{field}.{inner}" if inner else field, code=code, allowed=exc.allowed
     )
 
 
