@@ -42,17 +42,24 @@ def commits(django_capture_on_commit_callbacks):
 @pytest.fixture
 def room(alice, bob, carol) -> Room:
     """An A&A room refereed by carol: alice plays Germany, bob the Soviet Union."""
-    made = journal.room_create(
-        creator=carol,
+    return seated(
+        carol,
+        alice,
+        bob,
         name="Barbarossa",
         system="axis_allies",
         sides=["Germany", "Soviet Union"],
-        days_per_turn=3,
-        remind_hours=24,
-        grace_days=2,
     )
-    journal.room_join(room_id=made.pk, user=alice, side="Germany")
-    journal.room_join(room_id=made.pk, user=bob, side="Soviet Union")
+
+
+def seated(referee, first, second, **room: Any) -> Room:
+    """A running room with a 3-day clock (24 h reminder, 2 days' grace): ``first`` and
+    ``second`` take its two sides in turn order."""
+    made = journal.room_create(
+        creator=referee, days_per_turn=3, remind_hours=24, grace_days=2, **room
+    )
+    for user, side in zip((first, second), room["sides"], strict=True):
+        journal.room_join(room_id=made.pk, user=user, side=side)
     made.refresh_from_db()
     return made
 
@@ -60,13 +67,7 @@ def room(alice, bob, carol) -> Room:
 @pytest.fixture
 def wif(alice, bob, carol) -> Room:
     """A World in Flames room refereed by carol: alice plays the Axis, bob the Allies."""
-    made = journal.room_create(
-        creator=carol, name="Fall Gelb", system="wif", sides=["Axis", "Allies"]
-    )
-    journal.room_join(room_id=made.pk, user=alice, side="Axis")
-    journal.room_join(room_id=made.pk, user=bob, side="Allies")
-    made.refresh_from_db()
-    return made
+    return seated(carol, alice, bob, name="Fall Gelb", system="wif", sides=["Axis", "Allies"])
 
 
 def battle(room: Room, user, line: str = "18 vs 6") -> tuple[RoomEntry, RoomEntry]:
@@ -184,11 +185,21 @@ def test_a_battle_needs_notation_or_arguments_and_names_the_word_at_fault(wif, a
 
 def test_json_arguments_cannot_pick_other_rules_than_the_room(room, alice):
     """A Low Luck room would refuse a dice line; the same battle in JSON is refused too."""
-    lowluck = journal.room_create(creator=alice, name="LL", system="axis_allies", rules="lowluck",
-                                  sides=["Germany", "UK"], side="Germany")  # fmt: skip
+    lowluck = journal.room_create(
+        creator=alice,
+        name="LL",
+        system="axis_allies",
+        rules="lowluck",
+        sides=["Germany", "UK"],
+        side="Germany",
+    )
     journal.room_join(room_id=lowluck.pk, user=make_user("erin"), side="UK")
-    dice = {"attacker": {"infantry": 3}, "defender": {"infantry": 2}, "rules": "dice",
-            "edition": "revised"}  # fmt: skip
+    dice = {
+        "attacker": {"infantry": 3},
+        "defender": {"infantry": 2},
+        "rules": "dice",
+        "edition": "revised",
+    }
     with pytest.raises(ApplicationError) as info:
         journal.request_battle(room_id=lowluck.pk, user=alice, arguments=dice)
     assert info.value.field == "arguments"
@@ -257,9 +268,12 @@ def test_a_correction_needs_its_text_and_only_a_battle_is_voided(room, carol):
         journal.rule(room_id=room.pk, user=carol, entry=2, decision="voided")
     assert note.value.code == "not_a_battle"
     (ruling,) = journal.rule(
-        room_id=room.pk, user=carol, entry=2, decision="corrected",
+        room_id=room.pk,
+        user=carol,
+        entry=2,
+        decision="corrected",
         text="alice plays Germany from turn 2",
-    )  # fmt: skip
+    )
     assert ruling.text == "corrected #2: alice plays Germany from turn 2"
 
 
@@ -316,17 +330,9 @@ def test_verify_room_refuses_a_running_room(room):
 
 
 def test_the_clock_reminds_once_then_declares_the_timeout_once(alice, bob, carol, commits, frozen):
-    room = journal.room_create(
-        creator=carol,
-        name="Timed",
-        system="france_1944",
-        sides=["Allies", "Germany"],
-        days_per_turn=3,
-        remind_hours=24,
-        grace_days=2,
-    )
-    journal.room_join(room_id=room.pk, user=alice, side="Allies")
-    journal.room_join(room_id=room.pk, user=bob, side="Germany")  # the turn starts at START
+    room = seated(
+        carol, alice, bob, name="Timed", system="france_1944", sides=["Allies", "Germany"]
+    )  # the turn starts at START
     frozen.shift(timedelta(days=2, hours=1))  # 23 h before the deadline
     with commits():
         assert clock.rooms_sweep()["reminded"] == 1

@@ -120,14 +120,7 @@ def room_create(
             data={"event": "created", "seed_commitment": room.seed_commitment},
         )
         if side:
-            _append(
-                room,
-                kind=RoomEntry.Kind.SYSTEM,
-                author=creator,
-                side=side,
-                text=f"{creator.get_username()} plays {side}",
-                data={"event": "joined"},
-            )
+            _joined(room, creator, side)
     return room
 
 
@@ -151,14 +144,7 @@ def room_join(*, room_id: int, user: Any, side: str, invite: str | None = None) 
         now = timezone.now()
         wanted.user, wanted.joined_at = user, now
         wanted.save(update_fields=["user", "joined_at"])
-        _append(
-            room,
-            kind=RoomEntry.Kind.SYSTEM,
-            author=user,
-            side=side,
-            text=f"{user.get_username()} plays {side}",
-            data={"event": "joined"},
-        )
+        _joined(room, user, side)
         if all(s.user_id is not None for s in sides):
             room.status, room.started_at = Room.Status.RUNNING, now
             room.turn_number, room.turn_position, room.turn_started_at = 1, 0, now
@@ -180,6 +166,18 @@ def room_join(*, room_id: int, user: Any, side: str, invite: str | None = None) 
                 data={"event": "started", "turn": 1, "to_move": sides[0].name},
             )
     return room
+
+
+def _joined(room: Room, user: Any, side: str) -> RoomEntry:
+    text = f"{user.get_username()} plays {side}"
+    return _append(
+        room,
+        kind=RoomEntry.Kind.SYSTEM,
+        author=user,
+        side=side,
+        text=text,
+        data={"event": "joined"},
+    )
 
 
 # --- the journal --------------------------------------------------------------------------------
