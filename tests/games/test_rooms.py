@@ -376,3 +376,26 @@ def test_a_vacation_pauses_the_clock_and_uses_days(alice, bob, carol, frozen):
     with pytest.raises(ApplicationError) as too_long:
         journal.declare_vacation(room_id=room.pk, user=alice, days=9)
     assert too_long.value.code == "not_enough_vacation" and too_long.value.field == "days"
+
+
+def test_the_clock_ends_a_vacation_that_ran_out_and_credits_the_pause(alice, bob, carol, frozen):
+    """alice (to move) goes away for 2 days at once; the check a day after they ran out ends
+    the vacation at its planned end: 2 days used, 48 hours credited to her turn."""
+    room = seated(carol, alice, bob, name="Away", system="wif", sides=["Axis", "Allies"])
+    journal.declare_vacation(room_id=room.pk, user=alice, days=2)
+    frozen.shift(timedelta(days=3))
+    assert clock.rooms_sweep()["back"] == 1
+    room.refresh_from_db()
+    assert room.sides.get(name="Axis").vacation_days_left == 12
+    assert room.turn_paused_seconds == 48 * 3600
+    last = room.entries.order_by("-number").first()
+    assert last.text == "Axis is back from vacation: 2 days used, 12 left"
+    assert reading.room_detail(room, bob)["due_at"] == START + timedelta(days=5)
+
+
+def test_the_rooms_clock_runs_on_the_deadline_beat():
+    from config.celery import app
+
+    app.loader.import_default_modules()
+    entry = app.conf.beat_schedule["games.sweep_rooms"]
+    assert entry["task"] == "games.sweep_rooms" and "games.sweep_rooms" in app.tasks
