@@ -207,7 +207,8 @@ def sweeper_start(interval: float | None = None) -> bool:
 
     The embedded default has no Celery beat. Its per-deadline tasks wait on timers in memory,
     lost when the server restarts, so this thread plays beat's part: every
-    ``DEADLINE_SWEEP_SECONDS`` it runs ``deadlines_sweep``.
+    ``DEADLINE_SWEEP_SECONDS`` it runs ``deadlines_sweep`` and the rooms' clock
+    (``games.services.rooms.clock.rooms_sweep``).
     """
     global _sweeper
     seconds = float(interval if interval is not None else settings.DEADLINE_SWEEP_SECONDS)
