@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -191,3 +192,15 @@ def test_the_admin_never_changes_a_journal_entry(running, client):
                        {"post": "yes"}).status_code == 403  # fmt: skip
     entry.refresh_from_db()
     assert entry.text.startswith("Room created")
+
+
+def test_room_posts_are_rate_limited_per_user(running, alice, bob, settings):
+    rest = settings.REST_FRAMEWORK
+    settings.REST_FRAMEWORK = {
+        **rest, "DEFAULT_THROTTLE_RATES": {**rest["DEFAULT_THROTTLE_RATES"], "rooms": "2/min"}
+    }  # fmt: skip
+    cache.clear()  # the fixture's own writes (create, join) were counted at another time
+    answers = [post(client_for(alice), running, kind="note", text=f"n{i}") for i in range(3)]
+    assert [a.status_code for a in answers] == [201, 201, 429]
+    assert answers[2].json()["error"] == "throttled" and int(answers[2]["Retry-After"]) > 0
+    assert post(client_for(bob), running, kind="note", text="mine").status_code == 201
