@@ -455,11 +455,27 @@ class RoomSide(models.Model):
         return f"{self.room_id}/{self.position} {self.name}"
 
 
+class JournalEdited(Exception):
+    """Something tried to change or delete a journal entry: entries are only ever inserted."""
+
+
+class RoomEntryQuerySet(models.QuerySet):
+    """No bulk update or delete of journal entries (a room's deletion still cascades)."""
+
+    def update(self, **kwargs: object) -> int:
+        raise JournalEdited("journal entries are never edited: post a referee ruling instead")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise JournalEdited("journal entries are never deleted")
+
+
 class RoomEntry(models.Model):
     """One journal entry, never edited: corrections are later referee entries.
 
     Numbered 1..n per room (the number is allocated under the room's row lock). ``side`` is
     the author's side name as written then ("Germany", "referee", "server"), kept as text.
+    ``save`` inserts only and the manager has no update or delete, so no code path of the
+    server can rewrite the record.
     """
 
     class Kind(models.TextChoices):
@@ -488,6 +504,8 @@ class RoomEntry(models.Model):
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="replies"
     )
 
+    objects = RoomEntryQuerySet.as_manager()
+
     class Meta:
         ordering = ("room", "number")
         constraints = [
@@ -496,3 +514,11 @@ class RoomEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.room_id}#{self.number} {self.kind}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if not self._state.adding:
+            raise JournalEdited("journal entries are never edited: post a referee ruling instead")
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise JournalEdited("journal entries are never deleted")

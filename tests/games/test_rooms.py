@@ -9,6 +9,7 @@ The whole A&A room, from creation to verified result, is in test_rooms_pbem.py.
 from __future__ import annotations
 
 import inspect
+import json
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -16,11 +17,11 @@ from typing import Any
 import pytest
 import time_machine
 from django.core import mail
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from combat.dice import commitment_of, derive_roll
 from config.exceptions import ApplicationError, ConflictError, ForbiddenError
-from games.models import Room, RoomEntry
+from games.models import JournalEdited, Room, RoomEntry
 from games.services.rooms import clock, journal, reading
 from games.services.rooms.verify import room_verify
 from tests.games.conftest import make_user
@@ -74,6 +75,15 @@ def battle(room: Room, user, line: str = "18 vs 6") -> tuple[RoomEntry, RoomEntr
     return journal.request_battle(room_id=room.pk, user=user, notation=line)
 
 
+def tamper(entry_id: int, data: dict[str, Any]) -> None:
+    """What someone with the database in hand could do, the model's refusal bypassed: what
+    ``verify_room`` is there to catch."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE games_roomentry SET data = %s WHERE id = %s", [json.dumps(data), entry_id]
+        )
+
+
 def numbers(room: Room) -> list[tuple[int, str]]:
     return list(room.entries.order_by("number").values_list("number", "kind"))
 
@@ -114,6 +124,20 @@ def test_the_services_offer_no_way_to_change_an_entry():
     source = inspect.getsource(journal)
     assert re.findall(r"RoomEntry\.objects[^\n]*\.(update|delete)\(", source) == []
     assert re.findall(r"(entry|ruling|request|result|reroll)\.(save|delete)\(", source) == []
+
+
+def test_an_entry_cannot_be_saved_again_updated_or_deleted(room):
+    entry = room.entries.get(number=1)
+    entry.text = "rewritten"
+    with pytest.raises(JournalEdited):
+        entry.save()
+    with pytest.raises(JournalEdited):
+        RoomEntry.objects.filter(pk=entry.pk).update(text="rewritten")
+    with pytest.raises(JournalEdited):
+        room.entries.all().delete()
+    with pytest.raises(JournalEdited):
+        entry.delete()
+    assert room.entries.get(number=1).text.startswith("Room created")
 
 
 def test_creating_checks_each_field_by_name(carol, alice):
@@ -314,7 +338,7 @@ def test_verify_room_finds_a_changed_roll(wif, alice, carol):
     result = wif.entries.get(kind="battle_result")
     rolls = result.data["rolls"]
     rolls[1]["value"] = rolls[1]["value"] % 10 + 1
-    RoomEntry.objects.filter(pk=result.pk).update(data={**result.data, "rolls": rolls})
+    tamper(result.pk, {**result.data, "rolls": rolls})
     report = room_verify(wif)
     assert report.mismatch is not None
     assert report.mismatch.startswith("entry #6: roll 2 (d10) logged")

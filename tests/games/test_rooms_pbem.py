@@ -17,6 +17,7 @@ from django.core.management.base import CommandError
 
 from games.models import Room, RoomEntry
 from tests.games.conftest import client_for, make_user
+from tests.games.test_rooms import tamper
 
 
 def post(client, room_id: int, **body):
@@ -156,6 +157,6 @@ def test_verify_room_reports_a_forged_result(alice, bob):
         entry.data["result"],
         winner="attacker" if entry.data["result"]["winner"] != "attacker" else "defender",
     )
-    RoomEntry.objects.filter(pk=entry.pk).update(data={**entry.data, "result": forged})
+    tamper(entry.pk, {**entry.data, "result": forged})
     with pytest.raises(CommandError, match=rf"FAILED: entry #{result['number']}: result logged"):
         call_command("verify_room", str(room_id), stdout=StringIO())
