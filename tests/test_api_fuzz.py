@@ -43,7 +43,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from combat.services import aa_battle_create
-from games.services.rooms.journal import room_create
+from games.services.rooms.setup import room_create
 from tests.games.helpers import start_game
 
 #: Generated requests per operation (and per generation mode); bounded so the file stays quick.

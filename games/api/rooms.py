@@ -32,7 +32,7 @@ from config.web_errors import ID_MAX
 from games.api.games import _query_count, _valid, after_param
 from games.api.throttles import RoomPostThrottle
 from games.models import MAX_SIDES, MIN_SIDES, Room, RoomEntry
-from games.services.rooms import access, journal, reading
+from games.services.rooms import access, journal, reading, setup, writing
 
 ERRORS = {
     400: ErrorSerializer,
@@ -184,7 +184,7 @@ class RoomListApi(APIView):
             allow_null=True,
             default=None,
             min_value=1,
-            max_value=journal.MAX_DAYS_PER_TURN,
+            max_value=setup.MAX_DAYS_PER_TURN,
         )
         remind_hours = StrictIntegerField(required=False, default=24, min_value=1, max_value=240)
         grace_days = StrictIntegerField(required=False, default=1, min_value=0, max_value=30)
@@ -209,7 +209,7 @@ class RoomListApi(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _valid(self.RoomCreateInput, request)
-        room = journal.room_create(creator=request.user, **data)
+        room = setup.room_create(creator=request.user, **data)
         return Response(reading.room_detail(room, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -253,7 +253,7 @@ class RoomJoinApi(APIView):
     )
     def post(self, request: Request, room_id: int) -> Response:
         data = _valid(self.RoomJoinInput, request)
-        room = journal.room_join(
+        room = setup.room_join(
             room_id=room_id, user=request.user, side=data["side"], invite=data["invite"] or None
         )
         return Response(reading.room_detail(room, request.user))
@@ -313,7 +313,7 @@ class RoomPostApi(APIView):
             ),
         )
         text = StrictCharField(
-            required=False, default="", allow_blank=True, max_length=journal.MAX_TEXT
+            required=False, default="", allow_blank=True, max_length=writing.MAX_TEXT
         )
         notation = StrictCharField(
             required=False, max_length=500, help_text="A battle in the resolver's notation."

@@ -22,7 +22,7 @@ from django.db import IntegrityError, connection, transaction
 from combat.dice import commitment_of, derive_roll
 from config.exceptions import ApplicationError, ConflictError, ForbiddenError
 from games.models import JournalEdited, Room, RoomEntry
-from games.services.rooms import clock, journal, reading
+from games.services.rooms import clock, journal, reading, setup, writing
 from games.services.rooms.verify import room_verify
 from tests.games.conftest import make_user
 
@@ -56,11 +56,11 @@ def room(alice, bob, carol) -> Room:
 def seated(referee, first, second, **room: Any) -> Room:
     """A running room with a 3-day clock (24 h reminder, 2 days' grace): ``first`` and
     ``second`` take its two sides in turn order."""
-    made = journal.room_create(
+    made = setup.room_create(
         creator=referee, days_per_turn=3, remind_hours=24, grace_days=2, **room
     )
     for user, side in zip((first, second), room["sides"], strict=True):
-        journal.room_join(room_id=made.pk, user=user, side=side)
+        setup.room_join(room_id=made.pk, user=user, side=side)
     made.refresh_from_db()
     return made
 
@@ -114,16 +114,15 @@ def test_entries_are_numbered_1_to_n_and_a_number_is_never_used_twice(room, alic
 
 
 def test_the_services_offer_no_way_to_change_an_entry():
-    """Entries are only inserted: no public service of the journal updates or deletes one."""
-    names = {
-        n
-        for n, f in inspect.getmembers(journal, inspect.isfunction)
-        if f.__module__ == journal.__name__ and not n.startswith("_")
-    }
-    assert not {n for n in names if any(w in n for w in ("edit", "update", "delete", "change"))}
-    source = inspect.getsource(journal)
-    assert re.findall(r"RoomEntry\.objects[^\n]*\.(update|delete)\(", source) == []
-    assert re.findall(r"(entry|ruling|request|result|reroll)\.(save|delete)\(", source) == []
+    """Entries are only inserted: no service of the rooms updates or deletes one."""
+    for module in (setup, journal, writing, clock):
+        names = {n for n, f in inspect.getmembers(module, inspect.isfunction)
+                 if f.__module__ == module.__name__ and not n.startswith("_")}  # fmt: skip
+        assert not {n for n in names if any(w in n for w in ("edit", "update", "delete"))}
+        source = inspect.getsource(module)
+        assert re.findall(r"RoomEntry\.objects[^\n]*\.(update|delete)\(", source) == []
+        assert re.findall(r"(entry|ruling|request|result|reroll)\.(save|delete)\(", source) == []
+    assert inspect.getsource(writing).count("RoomEntry.objects.create(") == 1
 
 
 def test_an_entry_cannot_be_saved_again_updated_or_deleted(room):
@@ -144,7 +143,7 @@ def test_creating_checks_each_field_by_name(carol, alice):
     def refused(**kw: Any) -> ApplicationError:
         base = {"creator": carol, "name": "x", "system": "axis_allies", "sides": ["A", "B"]}
         with pytest.raises(ApplicationError) as info:
-            journal.room_create(**{**base, **kw})
+            setup.room_create(**{**base, **kw})
         return info.value
 
     assert refused(system="chess").field == "system"
@@ -158,17 +157,17 @@ def test_creating_checks_each_field_by_name(carol, alice):
 
 
 def test_joining_refuses_a_taken_side_and_a_second_side(alice, bob, carol):
-    room = journal.room_create(
+    room = setup.room_create(
         creator=alice, name="x", system="wif", sides=["Axis", "Allies", "Comintern"], side="Axis"
     )
     with pytest.raises(ConflictError) as taken:
-        journal.room_join(room_id=room.pk, user=bob, side="Axis")
+        setup.room_join(room_id=room.pk, user=bob, side="Axis")
     assert taken.value.code == "side_taken"
     with pytest.raises(ConflictError) as twice:
-        journal.room_join(room_id=room.pk, user=alice, side="Allies")
+        setup.room_join(room_id=room.pk, user=alice, side="Allies")
     assert twice.value.code == "already_seated"
     with pytest.raises(ApplicationError) as unknown:
-        journal.room_join(room_id=room.pk, user=bob, side="Neutral")
+        setup.room_join(room_id=room.pk, user=bob, side="Neutral")
     assert unknown.value.field == "side" and unknown.value.allowed == [
         "Axis",
         "Allies",
@@ -209,7 +208,7 @@ def test_a_battle_needs_notation_or_arguments_and_names_the_word_at_fault(wif, a
 
 def test_json_arguments_cannot_pick_other_rules_than_the_room(room, alice):
     """A Low Luck room would refuse a dice line; the same battle in JSON is refused too."""
-    lowluck = journal.room_create(
+    lowluck = setup.room_create(
         creator=alice,
         name="LL",
         system="axis_allies",
@@ -217,7 +216,7 @@ def test_json_arguments_cannot_pick_other_rules_than_the_room(room, alice):
         sides=["Germany", "UK"],
         side="Germany",
     )
-    journal.room_join(room_id=lowluck.pk, user=make_user("erin"), side="UK")
+    setup.room_join(room_id=lowluck.pk, user=make_user("erin"), side="UK")
     dice = {
         "attacker": {"infantry": 3},
         "defender": {"infantry": 2},
@@ -378,7 +377,7 @@ def test_the_clock_reminds_once_then_declares_the_timeout_once(alice, bob, carol
 
 
 def test_a_vacation_pauses_the_clock_and_uses_days(alice, bob, carol, frozen):
-    room = journal.room_create(
+    room = setup.room_create(
         creator=carol,
         name="Away",
         system="wif",
@@ -386,8 +385,8 @@ def test_a_vacation_pauses_the_clock_and_uses_days(alice, bob, carol, frozen):
         days_per_turn=3,
         vacation_days=10,
     )
-    journal.room_join(room_id=room.pk, user=alice, side="Axis")
-    journal.room_join(room_id=room.pk, user=bob, side="Allies")
+    setup.room_join(room_id=room.pk, user=alice, side="Axis")
+    setup.room_join(room_id=room.pk, user=bob, side="Allies")
     frozen.shift(timedelta(days=1))
     journal.declare_vacation(room_id=room.pk, user=alice, days=4)
     frozen.shift(timedelta(days=1, hours=2))  # back after 26 hours: 2 days used

@@ -25,7 +25,7 @@ COMMITMENT = "9cf49eeaaa45bd96bd47cf2cfeaeb0df96b82897144c8db521cc1330cc495761"
 
 @pytest.fixture(autouse=True)
 def _known_seed(monkeypatch) -> None:
-    monkeypatch.setattr("games.services.rooms.journal.new_seed", lambda: SEED)
+    monkeypatch.setattr("games.services.rooms.setup.new_seed", lambda: SEED)
 
 
 def create(client, **extra):

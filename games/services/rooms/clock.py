@@ -20,7 +20,7 @@ from games.correspondence import timecontrol
 from games.correspondence.timecontrol import Phase
 from games.models import Room
 from games.services import queue
-from games.services.rooms import journal
+from games.services.rooms import journal, writing
 
 logger = logging.getLogger(__name__)
 
@@ -44,18 +44,18 @@ def room_tick(room_id: int, now: datetime) -> dict[str, int]:
     """One room's check at ``now``."""
     counts = {"reminded": 0, "timed_out": 0, "back": 0}
     with transaction.atomic():
-        room = journal.locked(room_id)
+        room = writing.locked(room_id)
         if room.status != Room.Status.RUNNING:
             return counts
         sides = list(room.sides.all())
         for side in sides:
             if side.vacation_ends_at is not None and side.vacation_ends_at <= now:
-                journal.settle_vacation(room, side, now)
+                writing.settle_vacation(room, side, now)
                 counts["back"] += 1
         if room.days_per_turn is None or room.turn_started_at is None:
             return counts
         side = next(s for s in sides if s.position == room.turn_position)
-        due = journal.turn_due(room, side, now)
+        due = writing.turn_due(room, side, now)
         phase = timecontrol.phase(
             now,
             due,

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from games.correspondence.transcript import LABELS, EntryText, entry_block
 from games.models import Room, RoomEntry, RoomSide
-from games.services.rooms import journal
+from games.services.rooms import writing
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ def turn_reminder(room_id: int, side_id: int) -> int:
         return 0
     if not side.user.email:
         return 0
-    due = journal.turn_due(room, side, timezone.now())
+    due = writing.turn_due(room, side, timezone.now())
     subject = f"[{room.name}] {side.name}: your turn is due {due:%Y-%m-%d %H:%M} UTC"
     body = (
         f"Turn {room.turn_number} of {room.name}: {side.name} to move.\n"

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from games.correspondence.transcript import EntryText, transcript
 from games.models import Room, RoomEntry, RoomSide
-from games.services.rooms import access, journal
+from games.services.rooms import access, writing
 
 #: Entries in one journal page; page on with ``after``.
 PAGE = 200
@@ -136,4 +136,4 @@ def _due(room: Room, sides: list[RoomSide]) -> Any:
     if room.status != Room.Status.RUNNING or room.days_per_turn is None:
         return None
     side = next(s for s in sides if s.position == room.turn_position)
-    return journal.turn_due(room, side, timezone.now())
+    return writing.turn_due(room, side, timezone.now())
