@@ -19,6 +19,13 @@ Decisions (where the issue is silent):
   otherwise (``dice`` in a Low Luck room) is refused naming the word: a room plays one rule set,
   and a player must not pick the luckier rules battle by battle. Repeating the room's setting is
   allowed, so a canonical line (which always spells out edition and rules) parses in its room.
+  In an A&A room, a bare string ``variant`` is the room's rules (``"lowluck"``), the same as
+  ``{"rules": "lowluck"}``.
+* **Requests built by hand** (the resolver's JSON arguments, as a room may store them) are
+  brought to the canonical form before they are written or rolled: missing optional arguments
+  take the resolver's defaults, a missing required one or an unknown one is a
+  ``CombatInputError`` naming it. ``parse_battle(format_battle(r))`` is that canonical form of
+  ``r``, and equals ``r`` for every canonical request.
 * **Canonical arguments**: A&A always carries attacker, defender, rules and edition, and the
   other ``fight`` options only when they differ from the default; WiF always carries attack,
   defense, column, drm, modifiers (only the situation's non-default fields, options as a sorted
@@ -35,11 +42,15 @@ Decisions (where the issue is silent):
   same unit named twice adds up. A unit of the other edition (``art`` in classic) is refused
   naming the word.
 * **Odds**: A&A odds are ``combat.axis_allies.battle_odds`` exactly, within the exact solver's own
-  limits; a battle past them (hundreds of units, or thousands of AA outcomes) gets a Monte Carlo
-  estimate with a fixed seed and the runs the stand-alone odds API allows (at most
-  ``MAX_MONTE_CARLO_WORK`` runs x units), marked ``"method": "monte-carlo"``. No wall-clock
-  limit is used, so the answer depends only on the request and the dice. The CRT systems' odds
-  are the odds functions' (``wif_land_odds`` / ``france_1944_odds``), which are cheap.
+  limits and two counted work limits of this package: the fast path's cells x hit points
+  (``axis_allies.MAX_EXACT_CHAIN_WORK``; 600 v 600 infantry would take 16 s) and, for standard
+  dice off the fast path (round limits, submarines), states x hit points
+  (``axis_allies.MAX_EXACT_DICE_WORK``; a 10-sub fleet battle would take 18 s). Past them the
+  odds are a Monte Carlo estimate with a fixed seed and the runs the stand-alone odds API allows
+  (at most ``MAX_MONTE_CARLO_WORK`` runs x units, about 6.5 s), marked ``"method":
+  "monte-carlo"``. The limits are counts, not wall-clock time (the odds API's COMBAT_SECONDS),
+  so the answer depends only on the request and the dice. The CRT systems' odds are the odds
+  functions' (``wif_land_odds`` / ``france_1944_odds``), which are cheap.
 * Every line is checked by the resolver when parsed (not only when rolled), and a resolver error
   is reported against the word that set the argument at fault.
 """
@@ -100,7 +111,7 @@ class BattleRequest:
 
 
 def parse_battle(
-    line: str, *, system: str | None = None, variant: Mapping[str, Any] | None = None
+    line: str, *, system: str | None = None, variant: Mapping[str, Any] | str | None = None
 ) -> BattleRequest:
     """The battle ``line`` asks for; ``system`` and ``variant`` are the room's (module docstring).
 
@@ -129,7 +140,7 @@ def format_battle(request: BattleRequest) -> str:
     """The canonical line of ``request``: every setting spelled out, defaults left out."""
     if request.system not in SYSTEMS:
         raise CombatInputError("system", f"unknown game system {request.system!r}", SYSTEMS)
-    return _FORMATTERS[request.system](request.arguments)
+    return _FORMATTERS[request.system](_CANONICAL[request.system](request.arguments))
 
 
 def resolve_battle(request: BattleRequest, dice: Dice) -> dict[str, Any]:
@@ -139,11 +150,12 @@ def resolve_battle(request: BattleRequest, dice: Dice) -> dict[str, Any]:
     """
     if request.system not in SYSTEMS:
         raise CombatInputError("system", f"unknown game system {request.system!r}", SYSTEMS)
-    odds, result, summary = _RESOLVERS[request.system](request.arguments, dice)
+    arguments = _CANONICAL[request.system](request.arguments)
+    odds, result, summary = _RESOLVERS[request.system](arguments, dice)
     return _jsonable(
         {
             "system": request.system,
-            "notation": format_battle(request),
+            "notation": _FORMATTERS[request.system](arguments),
             "odds": odds,
             "result": result,
             "summary": summary,
@@ -169,10 +181,12 @@ _VARIANT_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 )
 
 
-def _variant(system: str, variant: Mapping[str, Any] | None) -> dict[str, Any]:
+def _variant(system: str, variant: Mapping[str, Any] | str | None) -> dict[str, Any]:
     """The room's fixed settings, checked (a room's own data: errors name ``variant.<key>``)."""
     if variant is None:
         return {}
+    if isinstance(variant, str) and system == "axis_allies":
+        variant = {"rules": variant}  # a room's one rules word ("lowluck")
     if not isinstance(variant, Mapping):
         raise CombatInputError("variant", "must be an object of the room's settings")
     allowed = _VARIANT_KEYS[system]
@@ -203,6 +217,13 @@ _FORMATTERS: Mapping[str, Callable[[Mapping[str, Any]], str]] = MappingProxyType
         "axis_allies": axis_allies.format_line,
         "wif": wif.format_line,
         "france_1944": france_1944.format_line,
+    }
+)
+_CANONICAL: Mapping[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = MappingProxyType(
+    {
+        "axis_allies": axis_allies.canonical,
+        "wif": wif.canonical,
+        "france_1944": france_1944.canonical,
     }
 )
 _RESOLVERS: Mapping[

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from inspect import Parameter, signature
 from types import MappingProxyType
 from typing import Any
 
-from combat.axis_allies import battle_odds, fight
+from combat.axis_allies import battle_odds, chains, fight
 from combat.axis_allies.editions import available_editions, load_edition
 from combat.axis_allies.odds import estimated_work
 from combat.axis_allies.rules import RULES
-from combat.axis_allies.setup import build_setup
+from combat.axis_allies.setup import BattleSetup, build_setup
 from combat.battle_notation.words import (
     VS,
     Sources,
     Words,
+    check_arguments,
     checked,
     once,
     percent,
@@ -27,9 +30,17 @@ from combat.errors import CombatInputError
 #: stand-alone odds API's own limit (combat.api.views.MAX_MONTE_CARLO_WORK).
 MAX_MONTE_CARLO_WORK = 500_000
 MONTE_CARLO_RUNS = 2000
+#: The most work (``_exact_is_affordable``) the exact solver is given for a battle with standard
+#: dice off its fast path; past it the odds are a Monte Carlo estimate (up to about 6.5 s). The
+#: stand-alone odds API stops such a solve after COMBAT_SECONDS of wall time, which would make
+#: a room's answer depend on the server's load; this limit is a count, so the same request
+#: always gets the same odds. Measured: 28,200 -> 0.9 s, 52,142 -> 3.7 s, 139,320 -> 18 s.
+MAX_EXACT_DICE_WORK = 40_000
+#: The same on the fast path (chain cells x hit points): 300 v 300 infantry 54,000,000 -> 1 s,
+#: an AA battle of 63 v 56 units 77,000,000 -> 1.9 s, 405 v 400 units 132,000,000 -> 2.9 s,
+#: 600 v 600 432,000,000 -> 16 s (where the Monte Carlo estimate takes about 6.5 s).
+MAX_EXACT_CHAIN_WORK = 200_000_000
 SYSTEM_WORD = "a&a"
-
-# --- Axis & Allies --------------------------------------------------------------------------
 
 #: Each unit's canonical abbreviation (the notation's own) and the words accepted for it. Plural
 #: "s" is accepted on any of them.
@@ -69,6 +80,7 @@ _TECH_ALIASES: Mapping[str, str] = MappingProxyType(
     }
 )
 _AMPHIBIOUS = ("amphibious", "amphib")
+_COMPACT = re.compile(r"(\d+)([a-z_&-]+)")
 _SIDES = ("attacker", "defender")
 
 
@@ -97,15 +109,32 @@ def parse(words: Words, settings: dict[str, Any]) -> dict[str, Any]:
     _aa_options(words, settings, chosen, extra, sources)
     if words.peek() is not None:
         raise words.error("expected an option", _AA_OPTION_WORDS)
-    arguments: dict[str, Any] = {
-        "attacker": attacker,
-        "defender": defender,
-        "rules": chosen.get("rules", settings.get("rules", "dice")),
-        "edition": chosen.get("edition", settings.get("edition", "revised")),
+    techs = {side: extra.get(f"techs.{side}", []) for side in _SIDES}
+    options = {
+        key: extra[key]
+        for key in (
+            "attacker_first_strike_subs",
+            "defender_first_strike_subs",
+            "bombard_separately",
+        )
+        if key in extra
     }
-    arguments.update(_aa_extras(extra))
+    arguments = canonical(
+        {
+            "attacker": attacker,
+            "defender": defender,
+            "rules": chosen.get("rules", settings.get("rules", "dice")),
+            "edition": chosen.get("edition", settings.get("edition", "revised")),
+            "rounds": extra.get("rounds"),
+            "amphibious": extra.get("amphibious", False),
+            "attacker_order": extra.get("attacker_order"),
+            "defender_order": extra.get("defender_order"),
+            "techs": techs,
+            "options": options,
+        }
+    )
     checked(words, sources, lambda: _check_units(words, sources, arguments))
-    checked(words, sources, lambda: build_setup(**_fight_arguments(arguments)))
+    checked(words, sources, lambda: build_setup(**fight_arguments(arguments)))
     return arguments
 
 
@@ -122,31 +151,38 @@ def _check_units(words: Words, sources: Sources, arguments: Mapping[str, Any]) -
 
 
 def _aa_force(words: Words, side: str, sources: Sources) -> dict[str, int]:
+    """``[COUNT] UNIT { [COUNT] UNIT }`` (also ``3inf``), up to the first other word."""
     force: dict[str, int] = {}
     start = words.i
-    while True:
-        word = words.peek()
-        if word is None:
+    while (word := words.peek()) is not None:
+        count, name = _counted_unit(words, word)
+        if name is None:
             break
-        count = 1
-        if word.isdigit():
-            unit_word = words.peek(1)
-            if unit_word is None or _unit_name(unit_word) is None:
-                words.i += 1
-                raise words.error("expected a unit after the count", _UNIT_ABBREVIATIONS)
-            count = int(word)
-            words.i += 1
-        elif _unit_name(word) is None:
-            break
-        at = words.i
-        name = _unit_name(words.take())
-        assert name is not None
-        sources.mark(f"{side}.{name}", at)
+        sources.mark(f"{side}.{name}", words.i - 1)  # the unit word
         force[name] = force.get(name, 0) + count
     if words.i == start:
         raise words.error(f"expected the {side}'s units, e.g. 3 inf 1 art", _UNIT_ABBREVIATIONS)
     sources.mark(side, start)
     return {name: n for name, n in force.items() if n}
+
+
+def _counted_unit(words: Words, word: str) -> tuple[int, str | None]:
+    """(count, unit) of the words at the cursor, taken; (0, None) when they are not a unit."""
+    compact = _COMPACT.fullmatch(word)
+    if compact and _unit_name(compact[2]) is not None:
+        words.take()
+        return int(compact[1]), _unit_name(compact[2])
+    if word.isdigit():
+        words.take()
+        unit_word = words.peek()
+        if unit_word is None or _unit_name(unit_word) is None:
+            raise words.error("expected a unit after the count", _UNIT_ABBREVIATIONS)
+        words.take()
+        return int(word), _unit_name(unit_word)
+    name = _unit_name(word)
+    if name is not None:
+        words.take()
+    return 1, name
 
 
 _AA_OPTION_WORDS = (
@@ -209,7 +245,7 @@ def _aa_options(
             words.take()
             side = "defender" if word == "defender-tech" else "attacker"
             tech_at = words.i
-            tech = _tech_name(words.take())
+            tech = _tech_name(words.take("a technology, e.g. heavy_bombers"))
             held = extra.setdefault(f"techs.{side}", [])
             if tech in held:
                 raise words.error(f"{tech} is already given", at=tech_at)
@@ -228,7 +264,7 @@ def _aa_options(
 
 def _unit_list(words: Words) -> list[str]:
     at = words.i
-    text = words.take()
+    text = words.take("units joined by commas, e.g. inf,art")
     names = []
     for part in text.split(","):
         name = _unit_name(part)
@@ -242,46 +278,79 @@ def _unit_list(words: Words) -> list[str]:
     return names
 
 
-def _aa_extras(extra: Mapping[str, Any]) -> dict[str, Any]:
-    """The optional ``fight`` arguments in canonical form (defaults left out)."""
-    out: dict[str, Any] = {}
-    if extra.get("rounds") is not None:
-        out["rounds"] = extra["rounds"]
-    if extra.get("amphibious"):
-        out["amphibious"] = True
+#: ``fight``'s optional arguments and their defaults, read from its signature (the dice apart).
+FIGHT_DEFAULTS: Mapping[str, Any] = MappingProxyType(
+    {
+        name: parameter.default
+        for name, parameter in signature(fight).parameters.items()
+        if parameter.kind is Parameter.KEYWORD_ONLY and name != "dice"
+    }
+)
+
+
+def canonical(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """The one form of a battle's arguments: attacker, defender, rules and edition always; the
+    other options only when they differ from the default (techs sorted, and a ``{"attacker",
+    "defender"}`` mapping only when the defender holds one; zero counts and options dropped).
+
+    Values of the wrong type are kept as they are, for the resolver to refuse by name.
+    """
+    check_arguments(arguments, ("attacker", "defender"), tuple(FIGHT_DEFAULTS))
+    out: dict[str, Any] = {
+        "attacker": _force(arguments["attacker"]),
+        "defender": _force(arguments["defender"]),
+        "rules": arguments.get("rules", "dice"),
+        "edition": arguments.get("edition", "revised"),
+    }
+    if arguments.get("rounds") is not None:
+        out["rounds"] = arguments["rounds"]
+    if arguments.get("amphibious") is not False and "amphibious" in arguments:
+        out["amphibious"] = arguments["amphibious"]
     for key in ("attacker_order", "defender_order"):
-        if extra.get(key):
-            out[key] = list(extra[key])
-    attacker_techs = sorted(extra.get("techs.attacker", ()))
-    defender_techs = sorted(extra.get("techs.defender", ()))
-    if defender_techs:
-        out["techs"] = {"attacker": attacker_techs, "defender": defender_techs}
-    elif attacker_techs:
-        out["techs"] = attacker_techs
-    options: dict[str, Any] = {}
-    for key in ("attacker_first_strike_subs", "defender_first_strike_subs"):
-        if extra.get(key):
-            options[key] = extra[key]
-    if extra.get("bombard_separately"):
-        options["bombard_separately"] = True
+        if arguments.get(key):
+            out[key] = _listed(arguments[key])
+    techs = _techs(arguments.get("techs"))
+    if techs:
+        out["techs"] = techs
+    options = arguments.get("options")
+    if isinstance(options, Mapping):
+        options = {key: value for key, value in options.items() if value}
     if options:
         out["options"] = options
     return out
 
 
-def _fight_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
+def _force(force: Any) -> Any:
+    if isinstance(force, Mapping):
+        return {name: count for name, count in force.items() if count != 0}
+    return force
+
+
+def _listed(value: Any) -> Any:
+    return list(value) if isinstance(value, list | tuple) else value
+
+
+def _techs(techs: Any) -> Any:
+    if isinstance(techs, Mapping) and set(techs) <= set(_SIDES):
+        attacker = _sorted(techs.get("attacker", ()))
+        defender = _sorted(techs.get("defender", ()))
+        return {"attacker": attacker, "defender": defender} if defender else attacker
+    return _sorted(techs) if techs else techs
+
+
+def _sorted(names: Any) -> Any:
+    if isinstance(names, list | tuple) and all(isinstance(n, str) for n in names):
+        return sorted(names)
+    return names
+
+
+def fight_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
     """The arguments as ``fight`` / ``build_setup`` take them (every optional one present)."""
+    check_arguments(arguments, ("attacker", "defender"), tuple(FIGHT_DEFAULTS))
     return {
         "attacker": arguments["attacker"],
         "defender": arguments["defender"],
-        "rules": arguments["rules"],
-        "edition": arguments["edition"],
-        "rounds": arguments.get("rounds"),
-        "attacker_order": arguments.get("attacker_order"),
-        "defender_order": arguments.get("defender_order"),
-        "amphibious": arguments.get("amphibious", False),
-        "techs": arguments.get("techs", ()),
-        "options": arguments.get("options"),
+        **{key: arguments.get(key, default) for key, default in FIGHT_DEFAULTS.items()},
     }
 
 
@@ -329,19 +398,46 @@ def format_line(arguments: Mapping[str, Any]) -> str:
 
 
 def aa_odds(arguments: Mapping[str, Any]) -> dict[str, Any]:
-    """The battle's odds as the odds API computes them: exact, or past the exact solver's
-    limits a Monte Carlo estimate with a fixed seed (module docstring)."""
-    kwargs = _fight_arguments(arguments)
+    """The battle's odds as the odds API computes them: exact, or a Monte Carlo estimate with a
+    fixed seed past the exact solver's own limits or this module's (``_exact_is_affordable``)."""
+    kwargs = fight_arguments(arguments)
     attacker, defender = kwargs.pop("attacker"), kwargs.pop("defender")
-    try:
-        return battle_odds(attacker, defender, **kwargs).as_dict()
-    except CombatInputError as error:
-        if error.field != "method":
-            raise
+    if _exact_is_affordable(build_setup(attacker=attacker, defender=defender, **kwargs)):
+        try:
+            return battle_odds(attacker, defender, **kwargs).as_dict()
+        except CombatInputError as error:
+            if error.field != "method":
+                raise
     units = estimated_work(attacker, defender, method="monte-carlo", runs=1, **kwargs)
     runs = max(1, min(MONTE_CARLO_RUNS, MAX_MONTE_CARLO_WORK // max(units, 1)))
     odds = battle_odds(attacker, defender, method="monte-carlo", runs=runs, seed=0, **kwargs)
     return odds.as_dict()
+
+
+def _exact_is_affordable(setup: BattleSetup) -> bool:
+    """Whether the exact solver's work stays within this module's counted limits.
+
+    Both measures are a number of cells or states times the hit points in play, which the hit
+    distributions computed for each of them grow with. The fast path (whole battles without
+    submarines: with them, destroyer cover can send even an applicable battle down the general
+    path) counts its chain cells (with an AA gun, every starting force's); the general path,
+    with standard dice, its states (hit points left on each side). Low Luck and A&A Chess are
+    cheap on the general path.
+    """
+    attacker_hp = setup.attacker.hit_points(setup.attacker.initial)
+    defender_hp = setup.defender.hit_points(setup.defender.initial)
+    hit_points = attacker_hp + defender_hp
+    subs = any(
+        side.units[name].submarine
+        for side in (setup.attacker, setup.defender)
+        for name in side.order
+    )
+    if setup.rounds is None and chains.applicable(setup) and not subs:
+        return chains.size(setup) * hit_points <= MAX_EXACT_CHAIN_WORK
+    if not setup.rules.per_die:
+        return True
+    states = (attacker_hp + 1) * (defender_hp + 1)
+    return states * hit_points <= MAX_EXACT_DICE_WORK
 
 
 _AA_RESULT_CHANCE = {
@@ -353,7 +449,7 @@ _AA_RESULT_CHANCE = {
 
 
 def resolve(arguments: Mapping[str, Any], dice: Dice) -> tuple[dict[str, Any], dict[str, Any], str]:
-    kwargs = _fight_arguments(arguments)
+    kwargs = fight_arguments(arguments)
     attacker, defender = kwargs.pop("attacker"), kwargs.pop("defender")
     odds = aa_odds(arguments)
     report = fight(attacker, defender, dice=dice, **kwargs).as_dict()

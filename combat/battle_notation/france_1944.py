@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -10,6 +11,9 @@ from combat.battle_notation.words import (
     VS,
     Sources,
     Words,
+    attack_and_defense,
+    attack_and_defense_text,
+    check_arguments,
     checked,
     number_text,
     once,
@@ -19,8 +23,6 @@ from combat.crt.france_1944 import france_1944_odds, france_1944_resolve
 from combat.dice import Dice
 
 SYSTEM_WORD = "f44"
-
-# --- France 1944 ----------------------------------------------------------------------------
 
 _F44_COMBAT: Mapping[str, str] = MappingProxyType(
     {
@@ -37,13 +39,7 @@ _F44_WORDS = ("set-piece", "mobile", "morale A vs D", "units N", "terrain +N", "
 
 def parse(words: Words, settings: dict[str, Any]) -> dict[str, Any]:
     sources = Sources()
-    sources.mark("attack", words.i)
-    attack = words.number("the attack strength")
-    if words.peek() not in VS:
-        raise words.error("expected vs between attack and defence strengths", VS)
-    words.take()
-    sources.mark("defense", words.i)
-    defense = words.number("the defence strength")
+    attack, defense = attack_and_defense(words, sources, "strength")
     chosen: dict[str, Any] = {}
     while (word := words.peek()) is not None:
         at = words.i
@@ -52,14 +48,7 @@ def parse(words: Words, settings: dict[str, Any]) -> dict[str, Any]:
             once(words, chosen, "combat", _F44_COMBAT[word], at)
             sources.mark("combat", at)
         elif word == "morale":
-            sources.mark("attacker_morale", words.i)
-            attacker = words.count("the attacker's morale")
-            if words.peek() not in (*VS, "/"):
-                raise words.error("expected vs between the two morales (morale 4 vs 3)", VS)
-            words.take()
-            sources.mark("defender_morale", words.i)
-            defender = words.count("the defender's morale")
-            once(words, chosen, "morale", (attacker, defender), at)
+            once(words, chosen, "morale", _morale(words, sources), at)
         elif word in ("units", "unit"):
             sources.mark("attacking_units", words.i)
             once(words, chosen, "attacking_units", words.count("the attacking units"), at)
@@ -75,18 +64,51 @@ def parse(words: Words, settings: dict[str, Any]) -> dict[str, Any]:
         raise words.error("missing: morale A vs D (attacker and defender morale)")
     if "attacking_units" not in chosen:
         raise words.error("missing: units N (attacking units, HQs not counted)")
-    arguments = {
-        "attack": attack,
-        "defense": defense,
-        "combat": chosen.get("combat", "set-piece"),
-        "attacker_morale": chosen["morale"][0],
-        "defender_morale": chosen["morale"][1],
-        "attacking_units": chosen["attacking_units"],
-        "terrain_morale": chosen.get("terrain_morale", 0),
-        "other_morale": chosen.get("other_morale", 0),
-    }
+    morale = chosen.pop("morale")
+    arguments = canonical(
+        {
+            "attack": attack,
+            "defense": defense,
+            "attacker_morale": morale[0],
+            "defender_morale": morale[1],
+            **chosen,
+        }
+    )
     checked(words, sources, lambda: _france_odds(arguments))
     return arguments
+
+
+REQUIRED = ("attack", "defense", "attacker_morale", "defender_morale", "attacking_units")
+#: ``france_1944_odds``'s optional arguments and their defaults.
+ODDS_DEFAULTS: Mapping[str, Any] = MappingProxyType(
+    {"combat": "set-piece", "terrain_morale": 0, "other_morale": 0}
+)
+
+
+def canonical(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """The one form of an attack's arguments: all eight of ``france_1944_odds``."""
+    check_arguments(arguments, REQUIRED, tuple(ODDS_DEFAULTS))
+    return {**ODDS_DEFAULTS, **arguments}
+
+
+_MORALE_PAIR = re.compile(r"(\d+)/(\d+)")
+
+
+def _morale(words: Words, sources: Sources) -> tuple[int, int]:
+    """``A vs D``, ``A / D`` or ``A/D``: the attacker's morale, then the defender's."""
+    pair = _MORALE_PAIR.fullmatch(words.peek() or "")
+    if pair:
+        sources.mark("attacker_morale", words.i)
+        sources.mark("defender_morale", words.i)
+        words.take()
+        return int(pair[1]), int(pair[2])
+    sources.mark("attacker_morale", words.i)
+    attacker = words.count("the attacker's morale")
+    if words.peek() not in (*VS, "/"):
+        raise words.error("expected vs between the two morales (morale 4 vs 3)", VS)
+    words.take()
+    sources.mark("defender_morale", words.i)
+    return attacker, words.count("the defender's morale")
 
 
 def _whole(words: Words, what: str) -> int:
@@ -104,9 +126,7 @@ def _france_odds(arguments: Mapping[str, Any]) -> object:
 def format_line(arguments: Mapping[str, Any]) -> str:
     parts = [
         SYSTEM_WORD,
-        number_text(arguments["attack"]),
-        "vs",
-        number_text(arguments["defense"]),
+        *attack_and_defense_text(arguments),
         arguments["combat"],
         f"morale {arguments['attacker_morale']} vs {arguments['defender_morale']}",
         f"units {arguments['attacking_units']}",

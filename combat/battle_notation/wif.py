@@ -10,9 +10,11 @@ from typing import Any
 
 from combat.battle_notation.words import (
     SIGNED,
-    VS,
     Sources,
     Words,
+    attack_and_defense,
+    attack_and_defense_text,
+    check_arguments,
     checked,
     number_text,
     once,
@@ -33,8 +35,6 @@ from combat.dice import Dice
 
 SYSTEM_WORD = "wif"
 
-# --- World in Flames ------------------------------------------------------------------------
-
 _WIF_FLAGS: Mapping[str, str] = MappingProxyType(
     {
         "city": "city",
@@ -48,6 +48,7 @@ _WIF_WEATHER_ALIASES: Mapping[str, str] = MappingProxyType({"winter": "snow"})
 _WIF_FRACTIONAL = ("fractional", "fractional_odds", "fractional-odds", "option-26")
 
 
+@cache
 def _wif_fields() -> dict[str, Any]:
     return {spec.name: spec for spec in fields(WifModifiers)}
 
@@ -63,18 +64,11 @@ def _no_wif_modifiers() -> WifModifiers:
 
 def parse(words: Words, settings: dict[str, Any]) -> dict[str, Any]:
     sources = Sources()
-    sources.mark("attack", words.i)
-    attack = words.number("the attack factors")
-    if words.peek() not in VS:
-        raise words.error("expected vs between attack and defence factors", VS)
-    words.take()
-    sources.mark("defense", words.i)
-    defense = words.number("the defence factors")
+    attack, defense = attack_and_defense(words, sources, "factors")
     chosen: dict[str, Any] = {}
     modifiers: dict[str, Any] = {}
     options: list[str] = []
     known_options = wif_tables().options
-    specs = _wif_fields()
     while (word := words.peek()) is not None:
         at = words.i
         words.take()
@@ -105,38 +99,49 @@ def parse(words: Words, settings: dict[str, Any]) -> dict[str, Any]:
             options.append(word)
             sources.mark("modifiers.options", at)
         elif "=" in word:
-            key, _, text = word.partition("=")
-            name = key.replace("-", "_")
-            if name.startswith("divisions."):
-                count_name = name.split(".", 1)[1]
-                divisions = modifiers.setdefault("divisions", {})
-                if count_name in divisions:
-                    raise words.error(f"{name} is already given", at=at)
-                divisions[count_name] = _count_value(words, text, at)
-                sources.mark(f"modifiers.{name}", at)
-                sources.mark("modifiers.divisions", at)
-                continue
-            spec = specs.get(name)
-            if spec is None or spec.metadata["kind"] not in ("count", "optional_count"):
-                counts = [s for s, f in specs.items() if f.metadata["kind"].endswith("count")]
-                raise words.error(f"{key!r} is not a count of the WiF modifiers", counts, at=at)
-            once(words, modifiers, name, _count_value(words, text, at), at)
-            sources.mark(f"modifiers.{name}", at)
+            _count_assignment(words, word, at, modifiers, sources)
         else:
             raise words.error("expected a WiF modifier", _WIF_WORDS, at=at)
     option_set = set(options) | set(settings.get("options", ()))
     if option_set:
         modifiers["options"] = sorted(option_set)
-    arguments = {
-        "attack": attack,
-        "defense": defense,
-        "column": chosen.get("column", "assault"),
-        "drm": chosen.get("drm", 0),
-        "modifiers": _wif_canonical(modifiers),
-        "fractional_odds": chosen.get("fractional_odds", settings.get("fractional_odds", False)),
-    }
+    arguments = canonical(
+        {
+            "attack": attack,
+            "defense": defense,
+            **chosen,
+            "modifiers": modifiers,
+            "fractional_odds": chosen.get(
+                "fractional_odds", settings.get("fractional_odds", False)
+            ),
+        }
+    )
     checked(words, sources, lambda: wif_land_odds(**arguments))
     return arguments
+
+
+def _count_assignment(
+    words: Words, word: str, at: int, modifiers: dict[str, Any], sources: Sources
+) -> None:
+    """``NAME=N`` (a count of ``WifModifiers``) or ``divisions.NAME=N``."""
+    key, _, text = word.partition("=")
+    name = key.replace("-", "_")
+    if name.startswith("divisions."):
+        count_name = name.split(".", 1)[1]
+        divisions = modifiers.setdefault("divisions", {})
+        if count_name in divisions:
+            raise words.error(f"{name} is already given", at=at)
+        divisions[count_name] = _count_value(words, text, at)
+        sources.mark(f"modifiers.{name}", at)
+        sources.mark("modifiers.divisions", at)
+        return
+    specs = _wif_fields()
+    spec = specs.get(name)
+    if spec is None or spec.metadata["kind"] not in ("count", "optional_count"):
+        counts = [s for s, f in specs.items() if f.metadata["kind"].endswith("count")]
+        raise words.error(f"{key!r} is not a count of the WiF modifiers", counts, at=at)
+    once(words, modifiers, name, _count_value(words, text, at), at)
+    sources.mark(f"modifiers.{name}", at)
 
 
 _WIF_WORDS = (
@@ -161,30 +166,47 @@ def _count_value(words: Words, text: str, at: int) -> int:
     return int(text)
 
 
-def _wif_canonical(modifiers: Mapping[str, Any]) -> dict[str, Any]:
+#: ``wif_land_odds``'s optional arguments and their defaults.
+ODDS_DEFAULTS: Mapping[str, Any] = MappingProxyType(
+    {"column": "assault", "drm": 0, "modifiers": None, "fractional_odds": False}
+)
+
+
+def canonical(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """The one form of a battle's arguments: every argument present, and in ``modifiers`` only
+    the fields that differ from their default (options sorted, zero divisions dropped).
+
+    Values of the wrong type are kept as they are, for the resolver to refuse by name.
+    """
+    check_arguments(arguments, ("attack", "defense"), tuple(ODDS_DEFAULTS))
+    out = {**ODDS_DEFAULTS, **arguments}
+    out["modifiers"] = _modifiers(out["modifiers"])
+    return out
+
+
+def _modifiers(modifiers: Any) -> Any:
     """The situation without the fields left at their default (mappings and lists copied)."""
+    if modifiers is None:
+        return {}
+    if not isinstance(modifiers, Mapping):
+        return modifiers
+    defaults = {spec.name for spec in fields(WifModifiers)}
     out: dict[str, Any] = {}
     for name, value in modifiers.items():
-        if name == "divisions":
-            kept = {k: v for k, v in value.items() if v}
+        if name == "divisions" and isinstance(value, Mapping):
+            kept = {k: v for k, v in value.items() if v != 0}
             if kept:
                 out[name] = kept
-        elif name == "options":
+        elif name == "options" and isinstance(value, list | tuple | set | frozenset):
             if value:
                 out[name] = sorted(value)
-        elif value != _wif_default(name):
+        elif name not in defaults or value != _wif_default(name):
             out[name] = value
     return out
 
 
 def format_line(arguments: Mapping[str, Any]) -> str:
-    parts = [
-        SYSTEM_WORD,
-        number_text(arguments["attack"]),
-        "vs",
-        number_text(arguments["defense"]),
-        arguments["column"],
-    ]
+    parts = [SYSTEM_WORD, *attack_and_defense_text(arguments), arguments["column"]]
     if arguments.get("drm"):
         parts.append(number_text(arguments["drm"], signed=True))
     modifiers = arguments.get("modifiers") or {}

@@ -6,7 +6,7 @@ Shared by the three systems' grammars (``axis_allies``, ``wif``, ``france_1944``
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -20,8 +20,9 @@ SIGNED = re.compile(r"[+-]\d+(\.\d+)?")
 class BattleNotationError(CombatInputError):
     """A line that is not a battle request: ``word`` (None at the end of the line) is at fault.
 
-    ``field`` is always ``notation``; the message names the word, its position (1-based) and
-    what was expected there.
+    ``position`` is the word's index in the line (0 for the first word; None at the end).
+    ``field`` is always ``notation``; the message names the word, its position counted from 1
+    ("word 3") and what was expected there.
     """
 
     def __init__(
@@ -44,17 +45,18 @@ class Words:
     """The line's words with a cursor; every error names the word at the cursor (or the end)."""
 
     def __init__(self, line: str) -> None:
-        self.words = line.lower().split()
+        # "3 inf, 1 art vs 4 inf": a comma after a word only separates, as a space does.
+        self.words = [w for w in (word.rstrip(",") for word in line.lower().split()) if w]
         self.i = 0
 
     def peek(self, ahead: int = 0) -> str | None:
         j = self.i + ahead
         return self.words[j] if j < len(self.words) else None
 
-    def take(self) -> str:
+    def take(self, expected: str = "the rest of the battle") -> str:
         word = self.peek()
         if word is None:
-            raise BattleNotationError(None, None, "the battle is not complete")
+            raise BattleNotationError(None, None, f"expected {expected}")
         self.i += 1
         return word
 
@@ -151,3 +153,38 @@ def once(words: Words, extra: dict[str, Any], key: str, value: Any, at: int) -> 
     if key in extra:
         raise words.error(f"{key} is already given", at=at)
     extra[key] = value
+
+
+def attack_and_defense(
+    words: Words, sources: Sources, what: str
+) -> tuple[int | float, int | float]:
+    """The CRT systems' opening ``ATTACK vs DEFENCE`` (``what``: factors, strength)."""
+    sources.mark("attack", words.i)
+    attack = words.number(f"the attack {what}")
+    if words.peek() not in VS:
+        raise words.error(f"expected vs between the attack and defence {what}", VS)
+    words.take()
+    sources.mark("defense", words.i)
+    return attack, words.number(f"the defence {what}")
+
+
+def attack_and_defense_text(arguments: Mapping[str, Any]) -> tuple[str, str, str]:
+    """``ATTACK vs DEFENCE`` as the canonical line writes it."""
+    return number_text(arguments["attack"]), "vs", number_text(arguments["defense"])
+
+
+def check_arguments(
+    arguments: Any, required: Sequence[str], optional: Sequence[str]
+) -> Mapping[str, Any]:
+    """A request's arguments built by hand (or sent as JSON): an object with the resolver's
+    required keys and no unknown key, or a ``CombatInputError`` naming the key."""
+    if not isinstance(arguments, Mapping):
+        raise CombatInputError("arguments", "must be an object of the resolver's arguments")
+    for key in required:
+        if key not in arguments:
+            raise CombatInputError(key, "required")
+    known = (*required, *optional)
+    for key in arguments:
+        if key not in known:
+            raise CombatInputError(str(key), "not an argument of this resolver", known)
+    return arguments
