@@ -48,6 +48,8 @@ SECRET_FIELDS: dict[str, frozenset[str]] = {
     "games.GameSnapshot": frozenset({"state"}),
     # The dice context and rolls of each action: served by the replay API once the game is over.
     "games.ActionLog": frozenset({"context", "rolls"}),
+    # A correspondence room's dice seed: public once the room has ended.
+    "games.Room": frozenset({"server_seed"}),
     # A stored battle's seed: secret until whoever asked for the battle closes it.
     "combat.AABattle": frozenset({"seed"}),
     # Password hashes, reachable from any model with a user foreign key.

@@ -194,6 +194,8 @@ REST_FRAMEWORK = {
         "register": env.str("THROTTLE_REGISTER", default="10/hour"),
         "actions": env.str("THROTTLE_ACTIONS", default="120/min"),
         "hint": env.str("THROTTLE_HINT", default="30/min"),
+        # Correspondence room writes (games.api.rooms): each locks the room's row.
+        "rooms": env.str("THROTTLE_ROOMS", default="60/min"),
         # Anonymous use of the combat calculators (combat.api.limits), per client address.
         "calculator": env.str("THROTTLE_CALCULATOR", default="60/min"),
     },

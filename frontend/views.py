@@ -97,6 +97,20 @@ def board_shapes(request, name: str):
     return JsonResponse({**shapes, "cards": symbols})
 
 
+class RoomsView(TemplateView):
+    """``/rooms``: correspondence rooms for A&A, World in Flames and France 1944 (``rooms.js``
+    lists and creates them through ``/api/rooms``)."""
+
+    template_name = "frontend/rooms.html"
+
+
+class RoomView(TemplateView):
+    """``/rooms/<id>``: one room's journal and the forms to post to it (``room.js``); like
+    the game page it answers 200 for any id and reads no database."""
+
+    template_name = "frontend/room.html"
+
+
 class CalculatorsView(TemplateView):
     """``/calculators/``: the list of combat calculators."""
 

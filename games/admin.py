@@ -32,7 +32,16 @@ from django.utils.html import format_html
 
 from config.admin_secrets import ReadOnly, SecretSafeAdmin
 from config.exceptions import ApplicationError
-from games.models import Deadline, Game, GameSnapshot, InboundMail, Seat
+from games.models import (
+    Deadline,
+    Game,
+    GameSnapshot,
+    InboundMail,
+    Room,
+    RoomEntry,
+    RoomSide,
+    Seat,
+)
 from games.services import operations
 from risk.rules import to_dict
 
@@ -317,4 +326,56 @@ class InboundMailAdmin(SecretSafeAdmin, ReadOnly, admin.ModelAdmin):
     list_select_related = ("game", "seat")
     date_hierarchy = "received_at"
     fields = ("message_id", "sender", "game", "seat", "outcome", "applied", "reason", "received_at")
+
+
+# --- correspondence rooms -----------------------------------------------------------------------
+
+
+class RoomSideInline(admin.TabularInline):
+    model = RoomSide
+    fields = ("position", "name", "user", "vacation_days_left", "vacation_ends_at", "agreed_result")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Room)
+class RoomAdmin(SecretSafeAdmin, ReadOnly, admin.ModelAdmin):
+    """A room, read-only: its services write it. The seed shows only once the room has ended."""
+
+    list_display = ("id", "name", "system", "status", "public", "referee", "created_at")
+    list_filter = ("status", "system", "public")
+    search_fields = ("=id", "name", "referee__username")
+    list_select_related = ("referee",)
+    fields = (
+        "name", "system", "rules", "edition", "status", "creator", "referee", "public",
+        "days_per_turn", "remind_hours", "grace_days", "vacation_days", "seed_commitment",
+        "revealed_seed", "roll_count", "entry_count", "turn_number", "turn_position",
+        "turn_started_at", "result", "created_at", "started_at", "finished_at",
+    )  # fmt: skip
+    readonly_fields = fields
+    inlines = (RoomSideInline,)
+
+    @admin.display(description="seed")
+    def revealed_seed(self, obj: Room) -> str:
+        return obj.server_seed if obj.status == Room.Status.FINISHED else SECRET
+
+
+@admin.register(RoomEntry)
+class RoomEntryAdmin(SecretSafeAdmin, ReadOnly, admin.ModelAdmin):
+    """Journal entries are never edited (issue 18): no add, change or delete here either; a
+    correction is a later referee entry, posted through the room."""
+
+    list_display = ("id", "room", "number", "kind", "side", "created_at")
+    list_filter = ("kind",)
+    search_fields = ("=room__id", "side", "text")
+    list_select_related = ("room",)
+    fields = ("room", "number", "created_at", "author", "side", "kind", "text", "data",
+              "refers_to")  # fmt: skip
     readonly_fields = fields

@@ -90,3 +90,27 @@ def notify_game_over(game_id: int) -> int:
     from games.services import notify
 
     return notify.game_over(game_id)
+
+
+@shared_task(name="games.room_notify", **DB_RETRY)
+def room_notify(entry_id: int) -> int:
+    """A room entry (a challenge, a ruling, a timeout, the end) mailed to everyone in it."""
+    from games.services.rooms import mail
+
+    return mail.entry_notice(entry_id)
+
+
+@shared_task(name="games.room_remind", **DB_RETRY)
+def room_remind(room_id: int, side_id: int) -> int:
+    """The reminder of the side to move in a timed room."""
+    from games.services.rooms import mail
+
+    return mail.turn_reminder(room_id, side_id)
+
+
+@shared_task(name="games.sweep_rooms")
+def sweep_rooms() -> dict[str, int]:
+    """The rooms' periodic check (Celery beat): reminders, vacations, timed-out turns."""
+    from games.services.rooms import clock
+
+    return clock.rooms_sweep()

@@ -43,6 +43,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from combat.services import aa_battle_create
+from games.services.rooms.setup import room_create
 from tests.games.helpers import start_game
 
 #: Generated requests per operation (and per generation mode); bounded so the file stays quick.
@@ -74,6 +75,12 @@ RULES_BEYOND_THE_SCHEMA = {
     "risk_odds": "resolver rules",
     "wif_land": "resolver rules",
     "france_1944": "resolver rules",
+    # Rooms: rules and edition only for A&A, the creator's side among the sides, a staff
+    # referee; joining a free side of an open room; what each kind of post needs, who may post
+    # it and the journal's state (rooms_post).
+    "rooms_create": "cross-field rules",
+    "rooms_join": "room state",
+    "rooms_post": "journal rules",
 }
 
 CHECKS = [
@@ -124,7 +131,8 @@ def fuzz_setup(wsgi_db, settings) -> dict[str, Any]:
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {
-            scope: "1000000/min" for scope in ("login", "register", "actions", "calculator", "hint")
+            scope: "1000000/min"
+            for scope in ("login", "register", "actions", "calculator", "hint", "rooms")
         },
     }
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -136,9 +144,13 @@ def fuzz_setup(wsgi_db, settings) -> dict[str, Any]:
         requester=user,
         client_seed="",
     ).battle
+    room = room_create(
+        creator=user, name="fuzz", system="wif", sides=["Axis", "Allies"], side="Axis"
+    )
     return {
         "token": Token.objects.create(user=user).key,
         "game_id": game.pk,
+        "room_id": room.pk,
         "battle_id": str(battle.pk),
         "requests": 0,
     }
@@ -156,7 +168,7 @@ def test_every_operation_answers_as_its_schema_says(case, fuzz_setup) -> None:
     past their 404 and into their real checks (alternating, not drawn: the run stays the same)."""
     fuzz_setup["requests"] += 1
     if fuzz_setup["requests"] % 2:
-        for name in ("game_id", "battle_id"):
+        for name in ("game_id", "battle_id", "room_id"):
             if case.path_parameters and name in case.path_parameters:
                 case.path_parameters[name] = fuzz_setup[name]
     checks = list(CHECKS)
@@ -177,7 +189,7 @@ def _operations() -> list[Any]:
 def test_a_bad_token_answers_401_as_documented(operation, wsgi_db) -> None:
     """Everywhere, anonymous use allowed or not: a token that is no one's is refused, not
     treated as no token, in the error shape and with the challenge the schema documents."""
-    ids = {"game_id": 1, "battle_id": "00000000-0000-0000-0000-000000000001"}
+    ids = {"game_id": 1, "battle_id": "00000000-0000-0000-0000-000000000001", "room_id": 1}
     case = operation.Case(
         path_parameters={p.name: ids[p.name] for p in operation.path_parameters} or None,
         headers={"Authorization": "Token no-such-token"},

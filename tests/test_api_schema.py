@@ -49,6 +49,13 @@ OPERATIONS = {
     "games_replay",
     "games_replay_board",
     "games_hint",
+    "rooms_list",
+    "rooms_create",
+    "rooms_retrieve",
+    "rooms_join",
+    "rooms_journal",
+    "rooms_transcript",
+    "rooms_post",
 }
 
 

@@ -31,3 +31,9 @@ class HintThrottle(SettingsScopedRateThrottle):
     """A hint runs the hard AI (milliseconds, a fraction of a second at worst): per user."""
 
     scope = "hint"
+
+
+class RoomPostThrottle(SettingsScopedRateThrottle):
+    """Room writes (create, join, journal posts): each takes the room's row lock; per user."""
+
+    scope = "rooms"

@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from games.api import games, replays
+from games.api import games, replays, rooms
 
 urlpatterns = [
     path("auth/", include("games.api.accounts")),
@@ -22,4 +22,12 @@ urlpatterns = [
         name="game-replay-board",
     ),
     path("games/<id:game_id>/hint", games.HintApi.as_view(), name="game-hint"),
+    path("rooms", rooms.RoomListApi.as_view(), name="rooms"),
+    path("rooms/<id:room_id>", rooms.RoomDetailApi.as_view(), name="room"),
+    path("rooms/<id:room_id>/join", rooms.RoomJoinApi.as_view(), name="room-join"),
+    path("rooms/<id:room_id>/journal", rooms.RoomJournalApi.as_view(), name="room-journal"),
+    path(
+        "rooms/<id:room_id>/journal.txt", rooms.RoomTranscriptApi.as_view(), name="room-transcript"
+    ),
+    path("rooms/<id:room_id>/entries", rooms.RoomPostApi.as_view(), name="room-entries"),
 ]

@@ -44,6 +44,7 @@ from django.utils import timezone
 
 from games.models import Deadline, Game, Seat
 from games.services import broadcast, dispatch, notify
+from games.services.rooms import clock
 
 logger = logging.getLogger(__name__)
 
@@ -206,7 +207,8 @@ def sweeper_start(interval: float | None = None) -> bool:
 
     The embedded default has no Celery beat. Its per-deadline tasks wait on timers in memory,
     lost when the server restarts, so this thread plays beat's part: every
-    ``DEADLINE_SWEEP_SECONDS`` it runs ``deadlines_sweep``.
+    ``DEADLINE_SWEEP_SECONDS`` it runs ``deadlines_sweep`` and the rooms' clock
+    (``games.services.rooms.clock.rooms_sweep``).
     """
     global _sweeper
     seconds = float(interval if interval is not None else settings.DEADLINE_SWEEP_SECONDS)
@@ -242,6 +244,9 @@ def _sweep_forever(seconds: float, stop: threading.Event) -> None:
             counts = deadlines_sweep()
             if any(counts.values()):
                 logger.info("deadline sweep: %s", counts)
+            room_counts = clock.rooms_sweep()
+            if any(room_counts.values()):
+                logger.info("room clock: %s", room_counts)
         except Exception:  # keep sweeping: the next run may find the database back
             logger.exception("deadline sweep failed")
         finally:

@@ -23,6 +23,7 @@ from django.urls import reverse
 from combat.models import AABattle
 from config.admin_secrets import SECRET_FIELDS, SecretSafeAdmin
 from games.models import ActionLog, Game
+from games.services.rooms.setup import room_create
 from tests.games import test_admin as admin_tests
 
 admin_client = admin_tests.admin_client
@@ -101,6 +102,9 @@ SECRET_PATHS: list[tuple[str, str, Secret, bool]] = [
     ("games_gamesnapshot", "state", lambda w: w["state_seed"], True),
     ("games_gamesnapshot", "game__server_seed", lambda w: w["server_seed"], False),
     ("games_gamesnapshot", "game__seats__client_seed", lambda w: w["client_seed"], False),
+    ("games_room", "server_seed", lambda w: w["room_seed"], False),
+    ("games_room", "creator__password", lambda w: w["password"], False),
+    ("games_roomentry", "room__server_seed", lambda w: w["room_seed"], False),
     ("combat_aabattle", "seed", lambda w: w["battle_seed"], False),
     ("combat_aabattle", "requester__password", lambda w: w["password"], False),
     # Django's UserAdmin refuses password lookups itself, and spanning relations undeclared.
@@ -138,9 +142,11 @@ def world(game, alice) -> dict[str, Any]:
         context="aa-battle:test",
         close_token_hash="1" * 64,
     )
+    room = room_create(creator=alice, name="secret", system="wif", sides=["Axis", "Allies"])
     return {
         "game": game,
         "battle": battle,
+        "room_seed": room.server_seed,
         "server_seed": game.server_seed,
         "client_seed": game.seats.get(player="alice").client_seed,
         "state_seed": str(game.snapshot.state["seed"]),
@@ -334,6 +340,8 @@ def test_every_admin_of_a_model_with_secrets_is_secret_safe():
         "games.Deadline",
         "games.InboundMail",  # no secret of its own, but every games admin is secret-safe
         "combat.AABattle",
+        "games.Room",
+        "games.RoomEntry",
     }
     # Django's own user admin refuses every lookup on the password (UserAdmin.lookup_allowed);
     # the other models with secrets have no admin.

@@ -1,0 +1,77 @@
+// /rooms/<id>: the room's facts, its journal and the form that posts to it (/api/rooms/<id>).
+"use strict";
+
+(() => {
+  const { api, el, errorText, setText } = Warboard;
+  const roomId = document.body.dataset.roomId;
+  let last = 0;
+
+  function fact(term, value) {
+    return [el("dt", {}, term), el("dd", {}, value === null || value === undefined ? "—" : String(value))];
+  }
+
+  async function loadRoom() {
+    const res = await api("GET", `/api/rooms/${roomId}`);
+    if (!res.ok) {
+      setText("room-status", res.status === 404 ? "No such room." : errorText(res.data, res.status));
+      return false;
+    }
+    const room = res.data;
+    setText("room-title", room.name);
+    setText("room-status", room.status === "running" ? `Turn ${room.turn}: ${room.to_move} to move` : room.status);
+    document.getElementById("room-facts").replaceChildren(
+      ...fact("System", [room.system, room.rules, room.edition].filter(Boolean).join(", ")),
+      ...fact("Referee", room.referee),
+      ...fact("Sides", room.sides.map((s) => `${s.name}: ${s.player || "free"}`).join("; ")),
+      ...fact("Due", room.due_at),
+      ...fact("Seed commitment (SHA-256)", room.seed_commitment),
+      ...fact("Server seed", room.server_seed || "revealed when the room ends"),
+      ...fact("Result", room.result ? `${room.result.winners.join(", ") || "draw"} ${room.result.text}` : null),
+    );
+    return true;
+  }
+
+  async function loadJournal() {
+    for (;;) {
+      const res = await api("GET", `/api/rooms/${roomId}/journal?after=${last}`);
+      if (!res.ok) return;
+      const list = document.getElementById("journal");
+      for (const entry of res.data.entries) {
+        const rolls = (entry.data.rolls || []).map((r) => `#${r.number}: ${r.value}`).join(" ");
+        list.append(el("li", { value: entry.number },
+          el("span", { className: "muted" }, `${entry.at} ${entry.side} ${entry.kind}: `),
+          entry.text,
+          rolls ? el("div", { className: "rolls" }, `rolls ${rolls}`) : null));
+      }
+      last = res.data.last;
+      if (!res.data.more) return;
+    }
+  }
+
+  document.getElementById("post-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = event.target;
+    const kind = form.kind.value;
+    const body = { kind };
+    const text = form.text.value.trim();
+    if (kind === "battle") body.notation = text;
+    else body.text = text;
+    if (["challenge", "ruling"].includes(kind)) body.entry = Number(form.entry.value);
+    if (kind === "ruling") body.decision = form.decision.value;
+    if (kind.endsWith("_result")) body.winners = form.winners.value.split(",").map((s) => s.trim()).filter(Boolean);
+    if (kind === "vacation") { delete body.text; body.days = Number(form.days.value); }
+    const res = await api("POST", `/api/rooms/${roomId}/entries`, body);
+    if (!res.ok) {
+      setText("post-status", errorText(res.data, res.status));
+      return;
+    }
+    setText("post-status", `Posted #${res.data.entries.map((e) => e.number).join(", #")}`);
+    form.text.value = "";
+    await loadRoom();
+    await loadJournal();
+  });
+
+  document.addEventListener("DOMContentLoaded", async () => {
+    if (await loadRoom()) await loadJournal();
+  });
+})();

@@ -1,0 +1,424 @@
+"""The journal's write services: notes, battles, disputes, turns, vacations and the result.
+
+One transaction each, the room row locked first (``writing``), so journal and roll numbers are
+allocated one post at a time. Entries are only ever inserted -- there is no service that changes
+or deletes one; a correction is a later referee entry.
+
+Decisions where the issue is silent:
+
+- Any side may ask for a battle at any time (in A&A the attacker does, but WiF and France 1944
+  fight in both sides' phases); the journal shows who asked.
+- A battle result is written by the server right after its request, with the exact odds the
+  resolver gives, every roll with its number and a one-line summary.
+- A ruling answers a challenge (once) or any entry directly. ``voided`` applies to a battle: its
+  result stays in the journal (its rolls stay in the room's sequence) and the request is rolled
+  again with the next free roll numbers, as a new result entry that names the one it replaces.
+  ``corrected`` needs the correction's text.
+- The result: each side may agree one (``winners`` among the sides, and a text); when every side
+  has agreed the same one, or the referee decides, the room ends and its seed is revealed.
+- A side that posts anything while on vacation is back: its vacation ends there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from combat.errors import CombatInputError
+from config.exceptions import ApplicationError, ConflictError
+from games.correspondence import battles, timecontrol
+from games.correspondence.audit import Resolve
+from games.correspondence.rolls import RoomDice, roll_range
+from games.models import Room, RoomEntry, RoomSide
+from games.services.rooms import access
+from games.services.rooms.writing import (
+    MAX_TEXT,
+    REFEREE,
+    SERVER,
+    append,
+    checked_text,
+    locked_visible,
+    require_running,
+    running_side,
+    settle_vacation,
+)
+
+DECISIONS = ("upheld", "voided", "corrected")
+
+
+# --- the journal --------------------------------------------------------------------------------
+
+
+def post_note(*, room_id: int, user: Any, text: str) -> RoomEntry:
+    """A move note in free text."""
+    with transaction.atomic():
+        room, side = running_side(room_id, user)
+        return append(
+            room, kind=RoomEntry.Kind.NOTE, author=user, side=side.name, text=checked_text(text)
+        )
+
+
+def request_battle(
+    *,
+    room_id: int,
+    user: Any,
+    notation: str | None = None,
+    arguments: Mapping[str, Any] | None = None,
+    resolve: Resolve | None = None,
+) -> tuple[RoomEntry, RoomEntry]:
+    """A battle request (notation or the resolver's JSON arguments) and its result."""
+    if (notation is None) == (arguments is None):
+        raise ApplicationError("give notation or arguments (one of them)", field="notation")
+    with transaction.atomic():
+        room, side = running_side(room_id, user)
+        variant = battles.room_variant(room.system, room.rules, room.edition)
+        field = "notation" if notation is not None else "arguments"
+        line = ""
+        try:
+            if notation is not None:
+                line = checked_text(notation, field="notation")
+                system, args, canonical = battles.from_notation(
+                    line, system=room.system, variant=variant
+                )
+            else:
+                system, args, canonical = battles.from_arguments(
+                    dict(arguments or {}), system=room.system, variant=variant
+                )
+        except CombatInputError as exc:
+            raise _input_error(exc, field) from exc
+        except (TypeError, ValueError, KeyError) as exc:
+            raise ApplicationError(
+                f"not a battle of {room.system}: {exc}", field=field, code="invalid_input"
+            ) from exc
+        request = append(
+            room,
+            kind=RoomEntry.Kind.BATTLE_REQUEST,
+            author=user,
+            side=side.name,
+            text=line or canonical,
+            data={"system": system, "arguments": args, "notation": canonical, "written": line},
+        )
+        result = _roll_battle(room, request, resolve=resolve, field=field)
+    return request, result
+
+
+def challenge(*, room_id: int, user: Any, entry: int, text: str) -> RoomEntry:
+    """A side disputes an earlier entry; everyone is told."""
+    with transaction.atomic():
+        room, side = running_side(room_id, user)
+        target = _entry(room, entry)
+        return append(
+            room,
+            kind=RoomEntry.Kind.CHALLENGE,
+            author=user,
+            side=side.name,
+            text=f"#{target.number}: {checked_text(text)}",
+            data={"entry": target.number},
+            refers_to=target,
+        )
+
+
+def rule(
+    *,
+    room_id: int,
+    user: Any,
+    entry: int,
+    decision: str,
+    text: str = "",
+    resolve: Resolve | None = None,
+) -> list[RoomEntry]:
+    """The referee's ruling on a challenge or an entry: the ruling (and a re-roll if voided)."""
+    if decision not in DECISIONS:
+        raise ApplicationError("not a ruling", field="decision", allowed=DECISIONS)
+    with transaction.atomic():
+        room = locked_visible(room_id, user)
+        access.require_referee(room, user)
+        require_running(room)
+        target = _entry(room, entry)
+        disputed = target
+        if target.kind == RoomEntry.Kind.CHALLENGE:
+            if room.entries.filter(kind=RoomEntry.Kind.RULING, refers_to=target).exists():
+                raise ConflictError(
+                    f"challenge #{target.number} is ruled already", code="already_ruled"
+                )
+            disputed = target.refers_to or target
+        text = text.strip()
+        if decision == "corrected" and not text:
+            raise ApplicationError("a correction needs its text", field="text", code="required")
+        if decision != "voided":
+            ruling = append(
+                room,
+                kind=RoomEntry.Kind.RULING,
+                author=user,
+                side=REFEREE,
+                text=f"{decision} #{disputed.number}" + (f": {checked_text(text)}" if text else ""),
+                data={"decision": decision, "entry": target.number, "disputed": disputed.number},
+                refers_to=target,
+            )
+            return [ruling]
+        voided = _battle_result_of(room, disputed)
+        ruling = append(
+            room,
+            kind=RoomEntry.Kind.RULING,
+            author=user,
+            side=REFEREE,
+            text=f"voided #{voided.number}; the battle is rolled again"
+            + (f": {checked_text(text)}" if text else ""),
+            data={
+                "decision": decision,
+                "entry": target.number,
+                "disputed": disputed.number,
+                "voids": voided.number,
+            },
+            refers_to=target,
+        )
+        request = voided.refers_to
+        assert request is not None  # a result always names its request
+        reroll = _roll_battle(room, request, resolve=resolve, replaces=voided.number)
+        return [ruling, reroll]
+
+
+def end_turn(*, room_id: int, user: Any, text: str = "") -> RoomEntry:
+    """The side to move ends its turn; the next side in turn order moves (a new round after
+    the last). The new turn's clock starts now."""
+    with transaction.atomic():
+        room, side = running_side(room_id, user)
+        if side.position != room.turn_position:
+            to_move = room.sides.get(position=room.turn_position).name
+            raise ConflictError(f"it is {to_move}'s turn, not {side.name}'s", code="not_your_turn")
+        count = room.sides.count()
+        room.turn_position = (room.turn_position + 1) % count
+        if room.turn_position == 0:
+            room.turn_number += 1
+        now = timezone.now()
+        room.turn_started_at, room.turn_paused_seconds = now, 0
+        room.turn_reminded_at = room.turn_timed_out_at = None
+        room.save(
+            update_fields=[
+                "turn_position",
+                "turn_number",
+                "turn_started_at",
+                "turn_paused_seconds",
+                "turn_reminded_at",
+                "turn_timed_out_at",
+            ]
+        )
+        nxt = room.sides.get(position=room.turn_position).name
+        words = f"{side.name} ends its turn; turn {room.turn_number}: {nxt} to move"
+        note = text.strip()
+        return append(
+            room,
+            kind=RoomEntry.Kind.SYSTEM,
+            author=user,
+            side=side.name,
+            text=words + (f"\n{checked_text(note)}" if note else ""),
+            data={"event": "end_turn", "turn": room.turn_number, "to_move": nxt},
+        )
+
+
+def declare_vacation(*, room_id: int, user: Any, days: int) -> RoomEntry:
+    """The side's clock stops for up to ``days`` of its vacation days (used day by day)."""
+    with transaction.atomic():
+        room = locked_visible(room_id, user)
+        side = access.require_side(room, user)
+        require_running(room)
+        if side.vacation_started_at is not None:
+            raise ConflictError(f"{side.name} is on vacation already", code="on_vacation")
+        if not 1 <= days <= side.vacation_days_left:
+            raise ApplicationError(
+                f"{side.name} has {side.vacation_days_left} vacation days left",
+                field="days",
+                code="not_enough_vacation",
+            )
+        now = timezone.now()
+        side.vacation_started_at = now
+        side.vacation_ends_at = timecontrol.vacation_end(now, days)
+        side.save(update_fields=["vacation_started_at", "vacation_ends_at"])
+        return append(
+            room,
+            kind=RoomEntry.Kind.SYSTEM,
+            author=user,
+            side=side.name,
+            text=f"{side.name} is on vacation for up to {days} days (until "
+            f"{side.vacation_ends_at:%Y-%m-%d %H:%M} UTC): its clock is paused",
+            data={"event": "vacation", "days": days},
+        )
+
+
+def agree_result(
+    *, room_id: int, user: Any, winners: Sequence[str], text: str = ""
+) -> list[RoomEntry]:
+    """A side agrees a result; when every side agrees the same one, the room ends."""
+    with transaction.atomic():
+        room, side = running_side(room_id, user)
+        sides = list(room.sides.all())
+        result = _checked_result(sides, winners, text)
+        side.agreed_result = result
+        side.save(update_fields=["agreed_result"])
+        entries = [
+            append(
+                room,
+                kind=RoomEntry.Kind.SYSTEM,
+                author=user,
+                side=side.name,
+                text=f"{side.name} agrees the result: {_result_words(result)}",
+                data={"event": "agree_result", "result": result},
+            )
+        ]
+        for s in sides:
+            if s.pk == side.pk:
+                s.agreed_result = result
+        if all(s.agreed_result == result for s in sides):
+            entries.append(_finish(room, result, by="sides"))
+        return entries
+
+
+def decide_result(*, room_id: int, user: Any, winners: Sequence[str], text: str = "") -> RoomEntry:
+    """The referee decides the result: the room ends."""
+    with transaction.atomic():
+        room = locked_visible(room_id, user)
+        access.require_referee(room, user)
+        require_running(room)
+        result = _checked_result(list(room.sides.all()), winners, text)
+        return _finish(room, result, by="referee")
+
+
+# --- the clock's writes (games.services.rooms.clock calls these under the room's lock) ----------
+
+
+def write_timeout(room: Room, side: RoomSide, now: datetime) -> RoomEntry:
+    """The side to move is past its grace period: said once per turn. The caller holds the
+    room's lock."""
+    room.turn_timed_out_at = now
+    room.save(update_fields=["turn_timed_out_at"])
+    return append(
+        room,
+        kind=RoomEntry.Kind.SYSTEM,
+        author=None,
+        side=SERVER,
+        text=f"{side.name}'s turn timed out",
+        data={"event": "timeout", "side": side.name},
+        notify=True,
+    )
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def _roll_battle(
+    room: Room,
+    request: RoomEntry,
+    *,
+    resolve: Resolve | None,
+    replaces: int | None = None,
+    field: str = "arguments",
+) -> RoomEntry:
+    """Resolve ``request`` with the room's next roll numbers and append its result."""
+    system, arguments = request.data["system"], request.data["arguments"]
+    resolve = resolve or battles.resolve
+    dice = RoomDice(room.server_seed, room.dice_context, room.roll_count + 1)
+    try:
+        answer = resolve(system, arguments, dice)
+    except CombatInputError as exc:
+        raise _input_error(exc, field) from exc
+    first, last = roll_range(dice.log)
+    room.roll_count = dice.last
+    Room.objects.filter(pk=room.pk).update(roll_count=room.roll_count)
+    data = {
+        "request": {"system": system, "arguments": arguments},
+        "notation": answer.get("notation", ""),
+        "odds": answer.get("odds"),
+        "result": answer.get("result"),
+        "summary": answer.get("summary", ""),
+        "rolls": [r.as_dict() for r in dice.log],
+        "first_roll": first,
+        "last_roll": last,
+        "replaces": replaces,
+    }
+    text = str(answer.get("summary", ""))
+    if replaces is not None:
+        text = f"re-roll of #{replaces}: {text}"
+    return append(
+        room,
+        kind=RoomEntry.Kind.BATTLE_RESULT,
+        author=None,
+        side=SERVER,
+        text=text,
+        data=data,
+        refers_to=request,
+    )
+
+
+def _input_error(exc: CombatInputError, field: str) -> ApplicationError:
+    """The resolver's refusal as the API's: the field under ``notation`` or ``arguments``."""
+    inner = exc.field if exc.field not in (None, "", "notation") else None
+    code = "invalid_notation" if field == "notation" else "invalid_input"
+    return ApplicationError(
+        exc.message, field=f"{field}.{inner}" if inner else field, code=code, allowed=exc.allowed
+    )
+
+
+def _battle_result_of(room: Room, entry: RoomEntry) -> RoomEntry:
+    """The battle result a void applies to: the entry itself, or a request's latest result."""
+    if entry.kind == RoomEntry.Kind.BATTLE_REQUEST:
+        latest = entry.replies.filter(kind=RoomEntry.Kind.BATTLE_RESULT).order_by("-number")
+        entry = latest.first() or entry
+    if entry.kind != RoomEntry.Kind.BATTLE_RESULT:
+        raise ApplicationError(
+            f"#{entry.number} is no battle: only a battle is voided",
+            field="entry",
+            code="not_a_battle",
+        )
+    voided = room.entries.filter(kind=RoomEntry.Kind.RULING, data__voids=entry.number).exists()
+    if voided:
+        raise ConflictError(f"#{entry.number} is voided already", code="already_voided")
+    return entry
+
+
+def _entry(room: Room, number: int) -> RoomEntry:
+    found = room.entries.select_related("refers_to").filter(number=number).first()
+    if found is None:
+        raise ApplicationError(
+            f"the journal has no entry #{number}", field="entry", code="no_entry"
+        )
+    return found
+
+
+def _finish(room: Room, result: dict[str, Any], *, by: str) -> RoomEntry:
+    now = timezone.now()
+    for side in room.sides.exclude(vacation_started_at=None):
+        settle_vacation(room, side, now)
+    room.status, room.finished_at = Room.Status.FINISHED, now
+    room.result = {**result, "decided_by": by}
+    room.save(update_fields=["status", "finished_at", "result"])
+    who = "every side agrees" if by == "sides" else "the referee decides"
+    return append(
+        room,
+        kind=RoomEntry.Kind.SYSTEM,
+        author=None,
+        side=SERVER,
+        text=f"The room has ended ({who}): {_result_words(result)}\n"
+        f"Server seed revealed: {room.server_seed} (SHA-256 {room.seed_commitment})",
+        data={"event": "ended", "result": room.result, "server_seed": room.server_seed},
+        notify=True,
+    )
+
+
+def _checked_result(sides: Sequence[RoomSide], winners: Sequence[str], text: str) -> dict[str, Any]:
+    names = [s.name for s in sides]
+    for i, w in enumerate(winners):
+        if w not in names:
+            raise ApplicationError(
+                "not one of the room's sides", field=f"winners.{i}", allowed=names
+            )
+    ordered = [n for n in names if n in set(winners)]
+    return {"winners": ordered, "text": text.strip()[:MAX_TEXT]}
+
+
+def _result_words(result: Mapping[str, Any]) -> str:
+    winners = ", ".join(result["winners"]) or "a draw"
+    return f"{winners}" + (f" -- {result['text']}" if result.get("text") else "")

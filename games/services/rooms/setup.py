@@ -1,0 +1,192 @@
+"""Creating a room and taking its sides.
+
+Decisions where the issue is silent: a room is created with its sides' names in turn order and
+the creator may take one; the referee is the creator or a staff user named at creation; the
+room starts (turn 1, the first side to move) when every side has a player. The seed is drawn and
+its SHA-256 published in entry #1 before anyone joins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from combat.axis_allies.editions import available_editions
+from combat.dice import commitment_of, new_seed
+from config.exceptions import ApplicationError, ConflictError
+from games.models import MAX_SIDES, MIN_SIDES, Room, RoomEntry, RoomSide
+from games.services.rooms import access
+from games.services.rooms.writing import REFEREE, SERVER, append, locked
+
+RULES = ("dice", "lowluck", "chess")
+MAX_DAYS_PER_TURN = 60
+
+
+def room_create(
+    *,
+    creator: Any,
+    name: str,
+    system: str,
+    sides: Sequence[str],
+    rules: str = "",
+    edition: str = "",
+    side: str = "",
+    referee: str = "",
+    public: bool = True,
+    days_per_turn: int | None = None,
+    remind_hours: int = 24,
+    grace_days: int = 1,
+    vacation_days: int = 14,
+) -> Room:
+    """A new room with its sides (in turn order) and its seed committed in entry #1."""
+    rules, edition = _checked_variant(system, rules, edition)
+    names = _checked_sides(sides)
+    if side and side not in names:
+        raise ApplicationError("not one of the room's sides", field="side", allowed=names)
+    referee_user = _checked_referee(creator, referee)
+    seed = new_seed()
+    with transaction.atomic():
+        room = Room.objects.create(
+            name=name.strip(),
+            system=system,
+            rules=rules,
+            edition=edition,
+            creator=creator,
+            referee=referee_user,
+            public=public,
+            days_per_turn=days_per_turn,
+            remind_hours=remind_hours,
+            grace_days=grace_days,
+            vacation_days=vacation_days,
+            server_seed=seed,
+            seed_commitment=commitment_of(seed),
+        )
+        now = timezone.now()
+        RoomSide.objects.bulk_create(
+            RoomSide(
+                room=room,
+                position=i,
+                name=n,
+                vacation_days_left=vacation_days,
+                user=creator if n == side else None,
+                joined_at=now if n == side else None,
+            )
+            for i, n in enumerate(names)
+        )
+        variant = ", ".join(v for v in (rules, edition) if v)
+        append(
+            room,
+            kind=RoomEntry.Kind.SYSTEM,
+            author=creator,
+            side=SERVER,
+            text=f"Room created: {system}{f' ({variant})' if variant else ''}; sides "
+            f"{', '.join(names)}; referee {referee_user.get_username()}; dice seed "
+            f"commitment SHA-256 {room.seed_commitment}",
+            data={"event": "created", "seed_commitment": room.seed_commitment},
+        )
+        if side:
+            _joined(room, creator, side)
+    return room
+
+
+def room_join(*, room_id: int, user: Any, side: str, invite: str | None = None) -> Room:
+    """Take a free side; the room starts when the last one is taken."""
+    access.room_for(room_id, user, invite=invite)
+    with transaction.atomic():
+        room = locked(room_id)
+        if room.status != Room.Status.OPEN:
+            raise ConflictError("the room has started: every side is taken", code="not_open")
+        sides = list(room.sides.all())
+        if any(s.user_id == user.pk for s in sides):
+            raise ConflictError("you already play a side in this room", code="already_seated")
+        wanted = next((s for s in sides if s.name == side), None)
+        if wanted is None:
+            raise ApplicationError(
+                "not one of the room's sides", field="side", allowed=[s.name for s in sides]
+            )
+        if wanted.user_id is not None:
+            raise ConflictError(f"{side} is taken", code="side_taken")
+        now = timezone.now()
+        wanted.user, wanted.joined_at = user, now
+        wanted.save(update_fields=["user", "joined_at"])
+        _joined(room, user, side)
+        if all(s.user_id is not None for s in sides):
+            room.status, room.started_at = Room.Status.RUNNING, now
+            room.turn_number, room.turn_position, room.turn_started_at = 1, 0, now
+            room.save(
+                update_fields=[
+                    "status",
+                    "started_at",
+                    "turn_number",
+                    "turn_position",
+                    "turn_started_at",
+                ]
+            )
+            append(
+                room,
+                kind=RoomEntry.Kind.SYSTEM,
+                author=None,
+                side=SERVER,
+                text=f"The room starts: turn 1, {sides[0].name} to move",
+                data={"event": "started", "turn": 1, "to_move": sides[0].name},
+            )
+    return room
+
+
+def _joined(room: Room, user: Any, side: str) -> RoomEntry:
+    text = f"{user.get_username()} plays {side}"
+    return append(
+        room,
+        kind=RoomEntry.Kind.SYSTEM,
+        author=user,
+        side=side,
+        text=text,
+        data={"event": "joined"},
+    )
+
+
+def _checked_variant(system: str, rules: str, edition: str) -> tuple[str, str]:
+    if system not in Room.System.values:
+        raise ApplicationError("not a game system", field="system", allowed=Room.System.values)
+    if system != Room.System.AXIS_ALLIES:
+        for name, value in (("rules", rules), ("edition", edition)):
+            if value:
+                raise ApplicationError(f"only an axis_allies room has {name}", field=name)
+        return "", ""
+    rules = rules or "dice"
+    if rules not in RULES:
+        raise ApplicationError("not A&A rules", field="rules", allowed=RULES)
+    editions = sorted(available_editions())
+    edition = edition or "revised"
+    if edition not in editions:
+        raise ApplicationError("not an A&A edition", field="edition", allowed=editions)
+    return rules, edition
+
+
+def _checked_sides(sides: Sequence[str]) -> list[str]:
+    names = [str(s).strip() for s in sides]
+    if not MIN_SIDES <= len(names) <= MAX_SIDES:
+        raise ApplicationError(f"a room has {MIN_SIDES}-{MAX_SIDES} sides", field="sides")
+    for i, n in enumerate(names):
+        if not n or len(n) > 40:
+            raise ApplicationError("a side's name is 1-40 characters", field=f"sides.{i}")
+        if n in (REFEREE, SERVER):
+            raise ApplicationError(f"{n!r} is reserved", field=f"sides.{i}")
+        if n in names[:i]:
+            raise ApplicationError(f"{n} is named twice", field=f"sides.{i}")
+    return names
+
+
+def _checked_referee(creator: Any, referee: str) -> Any:
+    if not referee or referee == creator.get_username():
+        return creator
+    user = get_user_model().objects.filter(username=referee, is_active=True).first()
+    if user is None or not user.is_staff:
+        raise ApplicationError(
+            "the referee is the creator or a staff user", field="referee", code="not_staff"
+        )
+    return user
