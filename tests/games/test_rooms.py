@@ -20,7 +20,7 @@ from django.core import mail
 from django.db import IntegrityError, connection, transaction
 
 from combat.dice import commitment_of, derive_roll
-from config.exceptions import ApplicationError, ConflictError, ForbiddenError
+from config.exceptions import ApplicationError, ConflictError, ForbiddenError, UnavailableError
 from games.models import JournalEdited, Room, RoomEntry
 from games.services.rooms import clock, journal, reading, setup, writing
 from games.services.rooms.verify import room_verify
@@ -194,6 +194,48 @@ def test_each_battle_takes_the_next_roll_numbers_of_the_room(wif, alice, bob):
     assert wif.roll_count == 4
     assert second.refers_to.number == second.number - 1
     assert second.data["odds"]["odds_level"] == "3:1"
+
+
+def test_a_battle_rolled_before_the_lock_is_kept_only_on_the_numbers_it_used(
+    wif, alice, bob, monkeypatch
+):
+    """The battle is rolled before the room is locked. If another battle took those roll
+    numbers meanwhile, it is rolled again on the next free ones (5, 6 here, not 1, 2)."""
+    roll_early = journal._rolled_early
+    stale = roll_early(wif.pk, alice, notation="18 vs 6", arguments=None, resolve=None)
+    assert stale is not None and stale.first == 1 and len(stale.dice.log) == 2
+    battle(wif, bob, "12 vs 4")  # rolls 1, 2
+    battle(wif, bob, "12 vs 4")  # rolls 3, 4
+    monkeypatch.setattr(journal, "_rolled_early", lambda *a, **k: stale)
+    _, result = battle(wif, alice)
+    assert [r["number"] for r in result.data["rolls"]] == [5, 6]
+    for roll in result.data["rolls"]:
+        assert roll["value"] == derive_roll(wif.server_seed, f"room:{wif.pk}", roll["number"], 10)
+    # on the numbers it used (7, 8 are next), the early roll is the result, not rolled again
+    early = roll_early(wif.pk, alice, notation="18 vs 6", arguments=None, resolve=None)
+    assert early is not None and early.first == 7
+    monkeypatch.setattr(journal, "_rolled_early", lambda *a, **k: early)
+    monkeypatch.setattr(journal, "_resolved", lambda *a, **k: pytest.fail("rolled again"))
+    _, kept = battle(wif, alice)
+    assert [r["number"] for r in kept.data["rolls"]] == [7, 8]
+    assert kept.data["rolls"] == [r.as_dict() for r in early.dice.log]
+
+
+def test_a_battle_waits_for_the_one_being_resolved_then_is_refused_with_nothing_written(
+    wif, alice, monkeypatch
+):
+    monkeypatch.setattr(journal, "SLOT_WAIT", 0.05)
+    before = numbers(wif)
+    assert journal._resolving.acquire(timeout=1)  # another request resolving a big battle
+    try:
+        with pytest.raises(UnavailableError) as busy:
+            battle(wif, alice)
+    finally:
+        journal._resolving.release()
+    assert busy.value.code == "battles_busy" and busy.value.status == 503
+    assert numbers(wif) == before
+    _, result = battle(wif, alice)  # the slot free again: rolled as usual
+    assert [r["number"] for r in result.data["rolls"]] == [1, 2]
 
 
 def test_a_battle_needs_notation_or_arguments_and_names_the_word_at_fault(wif, alice):

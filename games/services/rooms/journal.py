@@ -21,7 +21,9 @@ Decisions where the issue is silent:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -29,7 +31,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from combat.errors import CombatInputError
-from config.exceptions import ApplicationError, ConflictError
+from config.exceptions import ApplicationError, ConflictError, UnavailableError
 from games.correspondence import battles, timecontrol
 from games.correspondence.audit import Resolve
 from games.correspondence.rolls import RoomDice, roll_range
@@ -70,30 +72,19 @@ def request_battle(
     arguments: Mapping[str, Any] | None = None,
     resolve: Resolve | None = None,
 ) -> tuple[RoomEntry, RoomEntry]:
-    """A battle request (notation or the resolver's JSON arguments) and its result."""
+    """A battle request (notation or the resolver's JSON arguments) and its result.
+
+    The battle is rolled *before* the room is locked (``_rolled_early``): the odds of a big A&A
+    battle take up to a few seconds, which must not hold the room's row lock and transaction.
+    """
     if (notation is None) == (arguments is None):
         raise ApplicationError("give notation or arguments (one of them)", field="notation")
+    field = "notation" if notation is not None else "arguments"
+    line = checked_text(notation, field="notation") if notation is not None else ""
+    early = _rolled_early(room_id, user, notation=line, arguments=arguments, resolve=resolve)
     with transaction.atomic():
         room, side = running_side(room_id, user)
-        variant = battles.room_variant(room.system, room.rules, room.edition)
-        field = "notation" if notation is not None else "arguments"
-        line = ""
-        try:
-            if notation is not None:
-                line = checked_text(notation, field="notation")
-                system, args, canonical = battles.from_notation(
-                    line, system=room.system, variant=variant
-                )
-            else:
-                system, args, canonical = battles.from_arguments(
-                    dict(arguments or {}), system=room.system, variant=variant
-                )
-        except CombatInputError as exc:
-            raise _input_error(exc, field) from exc
-        except (TypeError, ValueError, KeyError) as exc:
-            raise ApplicationError(
-                f"not a battle of {room.system}: {exc}", field=field, code="invalid_input"
-            ) from exc
+        system, args, canonical = _canonical(room, line, arguments, field)
         request = append(
             room,
             kind=RoomEntry.Kind.BATTLE_REQUEST,
@@ -102,8 +93,26 @@ def request_battle(
             text=line or canonical,
             data={"system": system, "arguments": args, "notation": canonical, "written": line},
         )
-        result = _roll_battle(room, request, resolve=resolve, field=field)
+        result = _roll_battle(room, request, resolve=resolve, field=field, early=early)
     return request, result
+
+
+def _canonical(
+    room: Room, line: str, arguments: Mapping[str, Any] | None, field: str
+) -> tuple[str, dict[str, Any], str]:
+    """(system, arguments, canonical line) of a request, read with the room's variant; the
+    resolver's refusal as a 400 naming the field."""
+    variant = battles.room_variant(room.system, room.rules, room.edition)
+    try:
+        if arguments is None:
+            return battles.from_notation(line, system=room.system, variant=variant)
+        return battles.from_arguments(dict(arguments), system=room.system, variant=variant)
+    except CombatInputError as exc:
+        raise _input_error(exc, field) from exc
+    except (TypeError, ValueError, KeyError) as exc:
+        raise ApplicationError(
+            f"not a battle of {room.system}: {exc}", field=field, code="invalid_input"
+        ) from exc
 
 
 def challenge(*, room_id: int, user: Any, entry: int, text: str) -> RoomEntry:
@@ -309,6 +318,66 @@ def write_timeout(room: Room, side: RoomSide, now: datetime) -> RoomEntry:
 # --- helpers -------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Rolled:
+    """A battle rolled from roll number ``first`` of its room: the resolver's answer and dice."""
+
+    first: int
+    system: str
+    arguments: dict[str, Any]
+    answer: dict[str, Any]
+    dice: RoomDice
+
+
+#: One battle resolved at a time per process: the exact odds of a big A&A battle (or their Monte
+#: Carlo estimate past combat.battle_notation's work limits) take up to a few seconds of CPU, so
+#: several at once would take every core. Others wait up to ``SLOT_WAIT`` seconds, then get a 503
+#: ``battles_busy`` with Retry-After (nothing is written: the request can be sent again).
+_resolving = threading.BoundedSemaphore(1)
+SLOT_WAIT = 2.0
+
+
+def _resolved(
+    room: Room, system: str, arguments: dict[str, Any], first: int, resolve: Resolve | None
+) -> _Rolled:
+    dice = RoomDice(room.server_seed, room.dice_context, first)
+    if not _resolving.acquire(timeout=SLOT_WAIT):
+        raise UnavailableError(
+            "another battle is being resolved: send it again in a few seconds",
+            code="battles_busy",
+        )
+    try:
+        answer = (resolve or battles.resolve)(system, arguments, dice)
+    finally:
+        _resolving.release()
+    return _Rolled(first, system, arguments, answer, dice)
+
+
+def _rolled_early(
+    room_id: int,
+    user: Any,
+    *,
+    notation: str,
+    arguments: Mapping[str, Any] | None,
+    resolve: Resolve | None,
+) -> _Rolled | None:
+    """The battle rolled with the room's next roll numbers as they stand now, outside any lock
+    (None when the room cannot take it: the locked path then raises the proper error). Under
+    the lock ``_roll_battle`` keeps it only if no other battle took those numbers meanwhile."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    room = Room.objects.filter(pk=room_id, status=Room.Status.RUNNING).first()
+    if room is None or not room.sides.filter(user=user).exists():
+        return None
+    try:
+        system, args, _ = _canonical(room, notation, arguments, "notation")
+        return _resolved(room, system, args, room.roll_count + 1, resolve)
+    except (ApplicationError, CombatInputError) as exc:
+        if isinstance(exc, UnavailableError):
+            raise
+        return None  # refused again, with its field, under the lock
+
+
 def _roll_battle(
     room: Room,
     request: RoomEntry,
@@ -316,15 +385,23 @@ def _roll_battle(
     resolve: Resolve | None,
     replaces: int | None = None,
     field: str = "arguments",
+    early: _Rolled | None = None,
 ) -> RoomEntry:
-    """Resolve ``request`` with the room's next roll numbers and append its result."""
+    """Resolve ``request`` with the room's next roll numbers and append its result (``early``,
+    rolled before the lock, when it used those very numbers for this very battle)."""
     system, arguments = request.data["system"], request.data["arguments"]
-    resolve = resolve or battles.resolve
-    dice = RoomDice(room.server_seed, room.dice_context, room.roll_count + 1)
-    try:
-        answer = resolve(system, arguments, dice)
-    except CombatInputError as exc:
-        raise _input_error(exc, field) from exc
+    first_free = room.roll_count + 1
+    rolled = early
+    if rolled is None or (rolled.first, rolled.system, rolled.arguments) != (
+        first_free,
+        system,
+        arguments,
+    ):
+        try:
+            rolled = _resolved(room, system, arguments, first_free, resolve)
+        except CombatInputError as exc:
+            raise _input_error(exc, field) from exc
+    answer, dice = rolled.answer, rolled.dice
     first, last = roll_range(dice.log)
     room.roll_count = dice.last
     Room.objects.filter(pk=room.pk).update(roll_count=room.roll_count)
