@@ -5,7 +5,7 @@ Carnage-style, configurable: the default table gives 10, 6, 4, 3, 2 and 1 points
 each other). Players sharing a place (a tie in the finishing order) share the points of the
 places they cover equally: two players tied for 2nd at a table of four get (6 + 4) / 2 = 5
 each and the next player is 4th. Standings rank by points, then by territories held at the end
-of their games (summed), then by name order of first appearance (stable), and say so.
+of their games (summed), then by first appearance in the results (a stable sort).
 """
 
 from __future__ import annotations

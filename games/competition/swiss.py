@@ -10,14 +10,16 @@ rather than the round being paired wrongly.
 
 History is a list of rounds; a round lists games ``(white, black, white_score)`` with score 1,
 0.5 or 0, and a bye as ``(player, None, points)``. A player who received a bye has no colour
-that round and, as FIDE's Dutch rules say, floated down. Players no longer in ``players``
-(withdrawn) are ignored when pairing; their games still count for their opponents.
+that round and, as FIDE's Dutch rules say of anyone who does not play a round, floated down
+(a late entrant's missed rounds count the same way). Players no longer in ``players``
+(withdrawn) are not paired; their games still count in their opponents' scores and colours.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
 
 from caissify_pairings import generate_pairings
 
@@ -28,6 +30,59 @@ Game = tuple[P, P | None, float]
 
 class SwissPairingError(ValueError):
     """The pairing engine's answer breaks an absolute criterion, or the input is unusable."""
+
+
+@dataclass
+class _Entrant(Generic[P]):
+    """One player's state as the pairing engine wants it, replayed from the history."""
+
+    number: int
+    score: float = 0.0
+    colours: list[str] = field(default_factory=list)
+    floats: list[str] = field(default_factory=list)
+    byes: int = 0
+
+
+def _replay(
+    players: Sequence[P], history: Sequence[Sequence[Game[P]]]
+) -> tuple[dict[P, _Entrant[P]], set[tuple[int, int]]]:
+    """Every player's score, colours, floats and byes, and the games already played (as pairs
+    of pairing numbers), from the rounds so far."""
+    entrants = {p: _Entrant[P](number=i + 1) for i, p in enumerate(players)}
+    met: set[tuple[int, int]] = set()
+    scores: dict[P, float] = {}
+    for games in history:
+        before = dict(scores)
+        played: set[P] = set()
+        for white, black, white_score in games:
+            scores[white] = scores.get(white, 0.0) + white_score
+            if black is None:
+                if white in entrants:
+                    entrants[white].byes += 1
+                continue
+            scores[black] = scores.get(black, 0.0) + 1.0 - white_score
+            played.update((white, black))
+            mine, theirs = before.get(white, 0.0), before.get(black, 0.0)
+            for me, colour, float_ in (
+                (white, "white", _float(mine, theirs)),
+                (black, "black", _float(theirs, mine)),
+            ):
+                if me in entrants:
+                    entrants[me].colours.append(colour)
+                    entrants[me].floats.append(float_)
+            if white in entrants and black in entrants:
+                met.add((entrants[white].number, entrants[black].number))
+        for p, entrant in entrants.items():
+            if p not in played:
+                entrant.colours.append("none")
+                entrant.floats.append("down")
+    for p, entrant in entrants.items():
+        entrant.score = scores.get(p, 0.0)
+    return entrants, met
+
+
+def _float(mine: float, theirs: float) -> str:
+    return "down" if mine > theirs else "up" if mine < theirs else "none"
 
 
 def swiss_pairings(
@@ -45,69 +100,41 @@ def swiss_pairings(
     round_number = len(history) + 1
     if round_number > total_rounds:
         raise SwissPairingError(f"round {round_number} is past total_rounds={total_rounds}")
-    number = {p: i + 1 for i, p in enumerate(players)}
-    score: dict[P, float] = {p: 0.0 for p in players}
-    colours: dict[P, list[str]] = {p: [] for p in players}
-    floats: dict[P, list[str]] = {p: [] for p in players}
-    byes: dict[P, int] = {p: 0 for p in players}
-    met: set[tuple[int, int]] = set()
-    all_scores: dict[P, float] = {}
-    for games in history:
-        before = dict(all_scores)
-        seen: set[P] = set()
-        for white, black, white_score in games:
-            seen.add(white)
-            if black is None:
-                all_scores[white] = all_scores.get(white, 0.0) + white_score
-                if white in number:
-                    byes[white] += 1
-                    colours[white].append("none")
-                    floats[white].append("down")
-                continue
-            seen.add(black)
-            all_scores[white] = all_scores.get(white, 0.0) + white_score
-            all_scores[black] = all_scores.get(black, 0.0) + 1.0 - white_score
-            w_before, b_before = before.get(white, 0.0), before.get(black, 0.0)
-            for me, colour, mine, theirs in (
-                (white, "white", w_before, b_before),
-                (black, "black", b_before, w_before),
-            ):
-                if me in number:
-                    colours[me].append(colour)
-                    floats[me].append(
-                        "down" if mine > theirs else "up" if mine < theirs else "none"
-                    )
-            if white in number and black in number:
-                met.add((number[white], number[black]))
-        for p in players:
-            if p not in seen:
-                colours[p].append("none")
-                floats[p].append("none")
-    for p in players:
-        score[p] = all_scores.get(p, 0.0)
-    entrants = [
+    entrants, met = _replay(players, history)
+    engine_players: list[dict[str, Any]] = [
         {
-            "id": number[p],
+            "id": e.number,
             "name": "",
-            "score": score[p],
-            "rating": len(players) - number[p] + 1,
-            "starting_number": number[p],
-            "pairing_number": number[p],
-            "color_hist": colours[p],
-            "float_history": floats[p],
-            "bye_count": byes[p],
+            "score": e.score,
+            # The engine orders by rating: a falling number keeps the given order.
+            "rating": len(players) - e.number + 1,
+            "starting_number": e.number,
+            "pairing_number": e.number,
+            "color_hist": e.colours,
+            "float_history": e.floats,
+            "bye_count": e.byes,
         }
-        for p in players
+        for e in entrants.values()
     ]
     # The library's signature: (system, players, previous_pairings, round_number, total_rounds).
-    answer = generate_pairings("dutch", entrants, met, round_number, total_rounds)
-    by_number = {number[p]: p for p in players}
+    answer = generate_pairings("dutch", engine_players, met, round_number, total_rounds)
+    return _checked(answer, players, entrants, met)
+
+
+def _checked(
+    answer: list[dict[str, Any]],
+    players: Sequence[P],
+    entrants: dict[P, _Entrant[P]],
+    met: set[tuple[int, int]],
+) -> list[tuple[P, P | None]]:
+    """The engine's boards as player pairs, refused if they break an absolute criterion."""
+    by_number = {entrants[p].number: p for p in players}
     pairs: list[tuple[P, P | None]] = []
     for board in sorted(answer, key=lambda b: b["table"]):
         white = by_number[board["white_id"]]
         black_id = board.get("black_id")
         if black_id is None:
-            if byes[white]:
+            if entrants[white].byes:
                 raise SwissPairingError(f"the engine gave {white!r} a second bye")
             pairs.append((white, None))
             continue
@@ -116,7 +143,7 @@ def swiss_pairings(
                 f"the engine repeated the game {white!r} v {by_number[black_id]!r}"
             )
         pairs.append((white, by_number[black_id]))
-    placed = [p for pair in pairs for p in pair if p is not None]
-    if sorted(number[p] for p in placed) != sorted(number.values()):
+    placed = sorted(entrants[p].number for pair in pairs for p in pair if p is not None)
+    if placed != list(range(1, len(players) + 1)):
         raise SwissPairingError("the engine's round does not place every player exactly once")
     return pairs

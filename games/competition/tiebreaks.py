@@ -21,7 +21,7 @@ def scores(games: Sequence[Game[P]]) -> dict[P, float]:
     """Each player's total points (byes included)."""
     total: dict[P, float] = {}
     for first, second, first_score in games:
-        if not 0.0 <= first_score <= 1.0 and second is not None:
+        if not 0.0 <= first_score <= 1.0:
             raise ValueError(f"a game's score must be between 0 and 1, got {first_score}")
         total[first] = total.get(first, 0.0) + first_score
         if second is not None:

@@ -74,3 +74,11 @@ def test_everyone_meets_everyone_once_with_balanced_colours(n):
 def test_fewer_than_two_players_is_refused():
     with pytest.raises(ValueError, match="at least 2 players"):
         round_robin(1)
+
+
+def test_agrees_with_caissify_pairings_berger_tables_up_to_forty():
+    """A second, independent implementation (it states it matches FIDE's tables exactly)."""
+    from caissify_pairings.engines.round_robin import berger_schedule
+
+    for n in range(2, 41, 2):
+        assert round_robin(n) == [list(r) for r in berger_schedule(n)], n

@@ -73,9 +73,12 @@ def test_thirty_players_six_rounds_at_most_a_third_of_random_repeats():
 def test_thirty_players_are_seated_well_under_a_second():
     players = list(range(30))
     history = [t for r in play_event(players, 5, seat_tables) for t in r]
-    start = time.perf_counter()
-    seat_tables(players, history)
-    assert time.perf_counter() - start < 0.5
+    timings = []
+    for _ in range(3):  # the best of three: the machine is shared
+        start = time.perf_counter()
+        seat_tables(players, history)
+        timings.append(time.perf_counter() - start)
+    assert min(timings) < 0.5
 
 
 def test_no_pair_is_left_unmet_while_avoidable_in_round_two():

@@ -56,3 +56,33 @@ def test_bad_input_is_refused():
         swiss_pairings(["a", "b", "a"], [], total_rounds=3)
     with pytest.raises(SwissPairingError, match="past total_rounds"):
         swiss_pairings(["a", "b"], [[("a", "b", 1.0)]], total_rounds=1)
+
+
+def test_an_engine_answer_breaking_an_absolute_criterion_is_refused():
+    from games.competition.swiss import _checked, _replay
+
+    players = ["a", "b", "c", "d", "e"]
+    entrants, met = _replay(players, [[("a", "b", 1.0), ("c", "d", 0.5), ("e", None, 1.0)]])
+    assert met == {(1, 2), (3, 4)}
+    assert (entrants["e"].byes, entrants["e"].floats, entrants["e"].colours) == (
+        1,
+        ["down"],
+        ["none"],
+    )
+    assert [entrants[p].score for p in players] == [1.0, 0.0, 0.5, 0.5, 1.0]
+    assert entrants["d"].colours == ["black"]
+
+    def boards(*pairs):
+        return [{"white_id": w, "black_id": b, "table": t} for t, (w, b) in enumerate(pairs, 1)]
+
+    with pytest.raises(SwissPairingError, match="'e' a second bye"):
+        _checked(boards((1, 3), (2, 4), (5, None)), players, entrants, met)
+    with pytest.raises(SwissPairingError, match="repeated the game 'b' v 'a'"):
+        _checked(boards((3, 5), (2, 1), (4, None)), players, entrants, met)
+    with pytest.raises(SwissPairingError, match="every player exactly once"):
+        _checked(boards((1, 3), (2, 5), (1, None)), players, entrants, met)
+    assert _checked(boards((1, 3), (2, 5), (4, None)), players, entrants, met) == [
+        ("a", "c"),
+        ("b", "e"),
+        ("d", None),
+    ]
