@@ -22,6 +22,9 @@ SCALE = 173.7178
 #: The convergence tolerance of the volatility iteration (step 5).
 EPSILON = 0.000001
 BASE_RATING = 1500.0
+#: Ratings further than this from 1500 are refused: far past any real rating, and beyond about
+#: 10,000 points between players the volatility step overflows a float.
+RATING_SPAN = 5000.0
 
 Player = tuple[float, float, float]
 Result = tuple[float, float, float]
@@ -81,7 +84,14 @@ def glicko2_update(
         raise ValueError(f"volatility must be positive, got {sigma}")
     if tau <= 0:
         raise ValueError(f"tau must be positive, got {tau}")
-    for index, (_, opponent_rd, score) in enumerate(results):
+    if abs(rating - BASE_RATING) > RATING_SPAN:
+        raise ValueError(f"rating must be within {BASE_RATING} +- {RATING_SPAN}, got {rating}")
+    for index, (opponent_rating, opponent_rd, score) in enumerate(results):
+        if abs(opponent_rating - BASE_RATING) > RATING_SPAN:
+            raise ValueError(
+                f"results[{index}] opponent rating must be within {BASE_RATING} +- "
+                f"{RATING_SPAN}, got {opponent_rating}"
+            )
         if not 0.0 <= score <= 1.0:
             raise ValueError(f"results[{index}] score must be between 0 and 1, got {score}")
         if opponent_rd <= 0:

@@ -49,6 +49,8 @@ def test_a_draw_between_equals_moves_nothing_but_the_deviation():
         ((1500, 200, 0), [], "volatility"),
         ((1500, 200, 0.06), [(1400, 30, 2)], "results[0] score"),
         ((1500, 200, 0.06), [(1400, 0, 1)], "results[0] opponent rd"),
+        ((7000, 200, 0.06), [], "rating must be within"),
+        ((1500, 200, 0.06), [(1400, 30, 1), (100_000, 30, 0)], "results[1] opponent rating"),
     ],
 )
 def test_bad_input_names_the_field(player, results, word):
