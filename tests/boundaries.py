@@ -1,8 +1,8 @@
 """Finds imports that cross the functional-core boundary (design.md section 1).
 
-``combat``'s topic modules and everything under ``risk/rules`` and ``risk/ai`` (the AI, issue 16)
-must import only the standard library, numpy and each other, so the rules can be replayed,
-tested and benchmarked without a server.
+``combat``'s topic modules, everything under ``risk/rules`` and ``risk/ai`` (the AI, issue 16)
+and ``games/competition`` (the tournament and rating math, issue 19) must import no framework,
+so the rules can be replayed, tested and benchmarked without a server.
 """
 
 from __future__ import annotations
@@ -38,6 +38,9 @@ COMBAT_DJANGO_LAYER = frozenset(
 #: The pure-core folders of ``risk/``: the rules engine and the AI that plays it.
 PURE_RISK_FOLDERS = ("rules", "ai")
 
+#: The pure-core folders of ``games/`` (the Django app): the tournament and rating math.
+PURE_GAMES_FOLDERS = ("competition",)
+
 
 @dataclass(frozen=True)
 class Violation:
@@ -64,6 +67,9 @@ def pure_modules(root: Path) -> Iterator[Path]:
     for folder in PURE_RISK_FOLDERS:
         if (root / "risk" / folder).is_dir():
             yield from sorted((root / "risk" / folder).rglob("*.py"))
+    for folder in PURE_GAMES_FOLDERS:
+        if (root / "games" / folder).is_dir():
+            yield from sorted((root / "games" / folder).rglob("*.py"))
 
 
 def imported_modules(tree: ast.AST) -> Iterator[tuple[int, str]]:

@@ -1,4 +1,5 @@
-"""combat's pure modules, risk.rules and risk.ai import no framework (design.md section 1)."""
+"""combat's pure modules, risk.rules, risk.ai and games.competition import no framework
+(design.md section 1)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ def test_pure_modules_import_no_framework():
     assert ROOT / "combat" / "__init__.py" in files
     assert ROOT / "risk" / "rules" / "__init__.py" in files
     assert ROOT / "risk" / "ai" / "__init__.py" in files
+    assert ROOT / "games" / "competition" / "__init__.py" in files
+    assert ROOT / "games" / "models.py" not in files
     assert ROOT / "combat" / "apps.py" not in files
     assert [str(v) for v in violations(files)] == []
 
@@ -41,13 +44,15 @@ def test_importing_the_pure_packages_loads_no_framework(python):
     layer = sorted(name.removesuffix(".py") for name in COMBAT_DJANGO_LAYER)
     code = f"""
 import importlib, pkgutil, sys
-import combat, risk.rules, risk.ai
+import combat, risk.rules, risk.ai, games.competition
 for module in pkgutil.walk_packages(combat.__path__, "combat."):
     if module.name.split(".")[1] not in {layer!r}:
         importlib.import_module(module.name)
 for module in pkgutil.walk_packages(risk.rules.__path__, "risk.rules."):
     importlib.import_module(module.name)
 for module in pkgutil.walk_packages(risk.ai.__path__, "risk.ai."):
+    importlib.import_module(module.name)
+for module in pkgutil.walk_packages(games.competition.__path__, "games.competition."):
     importlib.import_module(module.name)
 print(sorted(n for n in sys.modules if n.split(".")[0] in {sorted(FORBIDDEN_TOP_LEVEL)!r}))
 """

@@ -1,0 +1,37 @@
+"""Tournament and rating math (issue 19): pure functions, no Django, no other app.
+
+Ratings: ``glicko2_update`` (one-to-one games) and ``openskill_update`` (multiplayer tables,
+Plackett-Luce). Pairings: ``round_robin`` (FIDE Berger tables), ``swiss_pairings`` (Dutch
+system via caissify-pairings), ``knockout_bracket`` (seeded, byes to the top seeds) and
+``seat_tables`` (multiplayer tables avoiding earlier meetings). Scoring: ``table_points`` and
+``standings`` (points by place, territories as tie-break), ``buchholz`` and
+``sonneborn_berger``. The tournament layer loads results, calls these and saves the answers.
+"""
+
+from games.competition.berger import round_robin
+from games.competition.glicko2 import glicko2_update
+from games.competition.knockout import knockout_bracket
+from games.competition.openskill_rating import openskill_table, openskill_update
+from games.competition.points import DEFAULT_PLACE_POINTS, Standing, standings, table_points
+from games.competition.seating import seat_tables, table_sizes
+from games.competition.swiss import SwissPairingError, swiss_pairings
+from games.competition.tiebreaks import buchholz, scores, sonneborn_berger
+
+__all__ = [
+    "DEFAULT_PLACE_POINTS",
+    "Standing",
+    "SwissPairingError",
+    "buchholz",
+    "glicko2_update",
+    "knockout_bracket",
+    "openskill_table",
+    "openskill_update",
+    "round_robin",
+    "scores",
+    "seat_tables",
+    "sonneborn_berger",
+    "standings",
+    "swiss_pairings",
+    "table_points",
+    "table_sizes",
+]
