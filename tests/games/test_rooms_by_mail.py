@@ -69,6 +69,11 @@ def test_every_room_mail_to_a_side_carries_its_signed_reply_address(wif, alice, 
 
     assert room_mail.turn_reminder(wif.pk, axis.pk) == 1
     assert mail.outbox[-1].reply_to == [room_mail.reply_to(axis)]
+    assert mail.outbox[-1].body.endswith(
+        "\nReply to post to the journal as Axis: lines starting 'battle ' ask for a battle,\n"
+        "'challenge <entry> <text>' disputes an entry, 'end turn' ends your turn, and the other\n"
+        "lines make one move note, posted first.\n"
+    )
 
     challenge = journal.challenge(room_id=wif.pk, user=alice, entry=1, text="not so")
     mail.outbox.clear()
@@ -78,6 +83,26 @@ def test_every_room_mail_to_a_side_carries_its_signed_reply_address(wif, alice, 
         "bob@example.org": [room_mail.reply_to(allies)],
         "carol@example.org": [],  # the referee is no side: a ruling needs the page
     }
+    assert (
+        "Reply to post"
+        not in mail.outbox[[m.to for m in mail.outbox].index(["carol@example.org"])].body
+    )
+
+
+def test_a_reply_to_an_ended_room_posts_nothing_and_says_why(wif, carol):
+    journal.decide_result(room_id=wif.pk, user=carol, winners=["Allies"])
+    before = Room.objects.get(pk=wif.pk).entry_count
+    mail.outbox.clear()
+
+    result = receive_mail(reply(wif, "Holding the line."))
+
+    assert (result.outcome, result.refusal) == ("refused", "the room has ended")
+    assert new_entries(wif, before) == []
+    answer = last_mail_to("alice@example.org")
+    assert (
+        "Nothing was written.\n\nRefused: Holding the line.\n  the room has ended\n" in answer.body
+    )
+    assert answer.reply_to == []  # no address to post to an ended room
 
 
 def test_a_reply_posts_its_note_then_its_battle_then_ends_the_turn(wif):

@@ -163,6 +163,12 @@ def entry_line(entry: RoomEntry) -> str:
     return line
 
 
+def _display_name(user: Any) -> str:
+    """What the player is called in mail: their display name, else their username."""
+    profile = getattr(user, "profile", None)
+    return (profile.display_name if profile else "") or user.get_username()
+
+
 def _answer(mail: reading.InboundMail, side: RoomSide, result: RoomMailResult) -> bool:
     """Mail the player what was written and the refusal; ``True`` if it went out."""
     room = Room.objects.get(pk=side.room_id)
@@ -170,7 +176,7 @@ def _answer(mail: reading.InboundMail, side: RoomSide, result: RoomMailResult) -
     if not side.user.email:
         return False
     context = {
-        "name": side.user.get_username(),
+        "name": _display_name(side.user),
         "room": room.name,
         "side": side.name,
         "written": result.written,

@@ -79,9 +79,19 @@ def turn_reminder(room_id: int, side_id: int) -> int:
 
 
 def _message(subject: str, body: str, to: str, side: RoomSide | None) -> EmailMessage:
-    """One mail to ``to``; to a side's player with the side's reply address."""
-    answer = [reply_to(side)] if side is not None else None
-    return EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [to], reply_to=answer)
+    """One mail to ``to``; to a side's player with the side's reply address and how to use it."""
+    if side is None:
+        return EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [to])
+    body += REPLY_HINT.format(side=side.name)
+    return EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [to], reply_to=[reply_to(side)])
+
+
+#: The last lines of a mail to a side: what a reply to it posts (``by_mail``).
+REPLY_HINT = (
+    "\nReply to post to the journal as {side}: lines starting 'battle ' ask for a battle,\n"
+    "'challenge <entry> <text>' disputes an entry, 'end turn' ends your turn, and the other\n"
+    "lines make one move note, posted first.\n"
+)
 
 
 def _send(messages: list[EmailMessage]) -> int:
