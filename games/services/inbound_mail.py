@@ -23,8 +23,8 @@ A mail to a room's reply address (``room+...``: on every mail a room sends a sid
 same size, replay and signature checks, then goes to ``rooms.by_mail`` (the sender, the posts,
 the answer are decided there).
 
-For a game, the reply's own text (quoted thread and signature cut, ``reading.reply_text``) is read line
-by line (``reading.move_lines``: blank lines and ``#`` lines skipped, at most
+For a game, the reply's own text (quoted thread and signature cut, ``reading.reply_text``) is
+read line by line (``reading.move_lines``: blank lines and ``#`` lines skipped, at most
 ``reading.MAX_MOVES``): each line is parsed in the notation (``risk.rules.notation``) against the
 state as it is at that moment and submitted with ``expected_version`` the version it was parsed
 against and an idempotency key from the Message-ID and line number, so a mail delivered twice
