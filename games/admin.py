@@ -320,12 +320,17 @@ class InboundMailAdmin(SecretSafeAdmin, ReadOnly, admin.ModelAdmin):
     an operator answering "my mail was not played". Read-only: the record is what keeps a
     mail from being applied twice."""
 
-    list_display = ("received_at", "sender", "game", "seat", "outcome", "applied", "reason")
+    list_display = (
+        "received_at", "sender", "game", "seat", "room", "outcome", "applied", "reason",
+    )  # fmt: skip
     list_filter = ("outcome",)
-    search_fields = ("sender", "message_id", "=game__id")
-    list_select_related = ("game", "seat")
+    search_fields = ("sender", "message_id", "=game__id", "=room__id")
+    list_select_related = ("game", "seat", "room")
     date_hierarchy = "received_at"
-    fields = ("message_id", "sender", "game", "seat", "outcome", "applied", "reason", "received_at")
+    fields = (
+        "message_id", "sender", "game", "seat", "room", "outcome", "applied", "reason",
+        "received_at",
+    )  # fmt: skip
 
 
 # --- correspondence rooms -----------------------------------------------------------------------

@@ -352,6 +352,8 @@ class InboundMail(models.Model):
     sender = models.CharField(max_length=254)
     game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)
     seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True)
+    #: For a reply to a room's mail (``room+...`` address): the room it was posted to.
+    room = models.ForeignKey("Room", on_delete=models.SET_NULL, null=True, blank=True)
     outcome = models.CharField(max_length=10, choices=Outcome.choices)
     applied = models.PositiveSmallIntegerField(default=0, help_text="Lines applied.")
     reason = models.CharField(max_length=500, blank=True, help_text="The refusal, if any.")

@@ -28,7 +28,8 @@ def profile_for_new_user(sender: type, instance: Any, created: bool, raw: bool, 
 @receiver(anymail_inbound, dispatch_uid="games.moves_by_email")
 def moves_by_email(sender: type, event: Any, esp_name: str, **kwargs: Any) -> None:
     """django-anymail's inbound webhook (``/anymail/<esp>/inbound/``) hands the message to the
-    one inbound service, as ``manage.py fetch_mail`` does. Anymail gives a parsed
+    one inbound service, as ``manage.py fetch_mail`` does (moves for a game, posts for a room's
+    journal). Anymail gives a parsed
     ``AnymailInboundMessage`` (an ``email.message.EmailMessage``); ESPs that post the raw MIME
     (Mailgun's forward to a ``.../mime`` URL, Postmark with "include raw email content", SES,
     SendGrid's "send raw") hand it over unchanged, and for the others anymail rebuilds it from

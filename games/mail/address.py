@@ -1,6 +1,8 @@
-"""The signed reply address of a "your turn" mail: unique to game, seat and turn.
+"""The signed reply addresses: of a "your turn" mail (unique to game, seat and turn) and of a
+room's mail (unique to room and side).
 
-Shape: ``moves+<game>.<seat>.<turn>.<signature>@<domain>``
+Shapes: ``moves+<game>.<seat>.<turn>.<signature>@<domain>`` and
+``room+<room>.<side>.<signature>@<domain>``
 
 - ``game``: the game's id; ``seat``: the seat's position (a seat is never renumbered);
 - ``turn``: the seat's count of turns begun (``Seat.turns``: the times the game started waiting
@@ -9,6 +11,11 @@ Shape: ``moves+<game>.<seat>.<turn>.<signature>@<domain>``
 - ``signature``: the first 20 hex digits (80 bits) of an HMAC-SHA256 over
   ``moves+<game>.<seat>.<turn>`` with a key derived from the site's secret. Hex, because some
   mail systems lower-case local parts; 80 bits, because a forger gets one try per mail.
+
+- a room address has no turn: a room's journal takes posts from a side at any time (notes,
+  battles, challenges), so one address per side serves the whole room; its signature is over
+  ``room+<room>.<side>`` with the same key. A replay is caught by the mail's Message-ID
+  (``InboundMail``), not by the address.
 
 The local part stays under 64 characters (RFC 5321) for any realistic id. Parsing is strict:
 anything but this exact shape is "not a reply address" (``None``), and a well-formed address
@@ -23,12 +30,17 @@ import re
 from dataclasses import dataclass
 
 PREFIX = "moves"
+ROOM_PREFIX = "room"
 SIGNATURE_LENGTH = 20
 #: Keys are derived per purpose, so this HMAC never equals one Django computes elsewhere.
 KEY_SALT = b"warboard.mail.reply-address"
 
 _LOCAL = re.compile(
     rf"^{PREFIX}\+(\d{{1,12}})\.(\d{{1,4}})\.(\d{{1,9}})\.([0-9a-f]{{{SIGNATURE_LENGTH}}})$"
+)
+
+_ROOM_LOCAL = re.compile(
+    rf"^{ROOM_PREFIX}\+(\d{{1,12}})\.(\d{{1,4}})\.([0-9a-f]{{{SIGNATURE_LENGTH}}})$"
 )
 
 
@@ -41,6 +53,14 @@ class ReplyAddress:
     game: int
     seat: int
     turn: int
+
+
+@dataclass(frozen=True)
+class RoomAddress:
+    """A room's reply address: the room's id and the side's position (turn order, from 0)."""
+
+    room: int
+    side: int
 
 
 def derive_key(secret: str) -> bytes:
@@ -62,12 +82,22 @@ def build(key: bytes, domain: str, address: ReplyAddress) -> str:
     return f"{signed}.{_signature(key, signed)}@{domain}"
 
 
-def parse(key: bytes, domain: str, candidate: str) -> ReplyAddress | None:
-    """The reply address ``candidate`` stands for; ``None`` if it is not one of ours (another
-    domain or another shape); ``ForgedAddress`` if it has our shape but a wrong signature."""
+def build_room(key: bytes, domain: str, address: RoomAddress) -> str:
+    """The reply address of a room's side at ``domain``."""
+    signed = f"{ROOM_PREFIX}+{address.room}.{address.side}"
+    return f"{signed}.{_signature(key, signed)}@{domain}"
+
+
+def parse(key: bytes, domain: str, candidate: str) -> ReplyAddress | RoomAddress | None:
+    """The reply address ``candidate`` stands for (a game's or a room's); ``None`` if it is not
+    one of ours (another domain or another shape); ``ForgedAddress`` if it has our shape but a
+    wrong signature."""
     local, at, host = candidate.strip().strip("<>").rpartition("@")
     if not at or host.lower() != domain.lower():
         return None
+    room = _ROOM_LOCAL.match(local.lower())
+    if room is not None:
+        return _parse_room(key, candidate, *room.groups())
     match = _LOCAL.match(local.lower())
     if match is None:
         return None
@@ -76,3 +106,10 @@ def parse(key: bytes, domain: str, candidate: str) -> ReplyAddress | None:
     if not hmac.compare_digest(signature, _signature(key, signed)):
         raise ForgedAddress(f"the reply address {candidate.strip()!r} has a wrong signature")
     return ReplyAddress(int(game), int(seat), int(turn))
+
+
+def _parse_room(key: bytes, candidate: str, room: str, side: str, signature: str) -> RoomAddress:
+    signed = f"{ROOM_PREFIX}+{int(room)}.{int(side)}"
+    if not hmac.compare_digest(signature, _signature(key, signed)):
+        raise ForgedAddress(f"the reply address {candidate.strip()!r} has a wrong signature")
+    return RoomAddress(int(room), int(side))

@@ -19,8 +19,12 @@ The checks, in order, each refusing the whole mail (nothing applied) with an ans
    (``Seat.turns``) and the game must still wait for the player; a reply after the turn passed
    is refused.
 
-Then the reply's own text (quoted thread and signature cut, ``reading.reply_text``) is read line
-by line (``reading.move_lines``: blank lines and ``#`` lines skipped, at most
+A mail to a room's reply address (``room+...``: on every mail a room sends a side) passes the
+same size, replay and signature checks, then goes to ``rooms.by_mail`` (the sender, the posts,
+the answer are decided there).
+
+For a game, the reply's own text (quoted thread and signature cut, ``reading.reply_text``) is
+read line by line (``reading.move_lines``: blank lines and ``#`` lines skipped, at most
 ``reading.MAX_MOVES``): each line is parsed in the notation (``risk.rules.notation``) against the
 state as it is at that moment and submitted with ``expected_version`` the version it was parsed
 against and an idempotency key from the Message-ID and line number, so a mail delivered twice
@@ -56,6 +60,7 @@ from games.mail import address as reply_address
 from games.mail import reading
 from games.models import ActionLog, Game, InboundMail, Seat
 from games.services import clock, notify, submissions
+from games.services.rooms import by_mail
 from games.services.selectors import game_state
 from risk.rules import InvalidAction
 from risk.rules.notation import parse_action as parse_move
@@ -79,6 +84,8 @@ class InboundResult:
     game_id: int | None = None
     #: Whether an answer mail was sent.
     answered: bool = False
+    #: For a reply to a room's mail: the room (its posts are in ``applied``).
+    room_id: int | None = None
 
 
 @dataclass
@@ -114,6 +121,8 @@ def receive_mail(raw: bytes) -> InboundResult:
     if address is None:
         logger.info("inbound mail %s is not addressed to a reply address", mail.message_id)
         return InboundResult("ignored", refusal="not addressed to a reply address")
+    if isinstance(address, reply_address.RoomAddress):
+        return _to_room(mail, key, address)
     seat = (
         Seat.objects.select_related("game", "user")
         .filter(game_id=address.game, position=address.seat)
@@ -140,6 +149,19 @@ def receive_mail(raw: bytes) -> InboundResult:
     applied, refused_line, reason, not_read = _apply_lines(game, seat, user, lines, key)
     answer.context["not_read"] = not_read
     return _finish(mail, key, seat, answer, applied, refused_line, reason)
+
+
+def _to_room(
+    mail: reading.InboundMail, key: str, address: reply_address.RoomAddress
+) -> InboundResult:
+    """A reply to a room's mail: posted to its journal by ``rooms.by_mail``."""
+    posted = by_mail.receive(mail, key, address)
+    if posted is None:
+        return _refuse_stranger(mail, "the room or side of this reply address no longer exists")
+    return InboundResult(
+        posted.outcome, posted.written, posted.refused_line, posted.refusal,
+        answered=posted.answered, room_id=posted.room_id,
+    )  # fmt: skip
 
 
 def _apply_lines(
@@ -181,7 +203,9 @@ def _headers_only(raw: bytes) -> reading.InboundMail:
     )
 
 
-def _our_address(mail: reading.InboundMail) -> reply_address.ReplyAddress | None:
+def _our_address(
+    mail: reading.InboundMail,
+) -> reply_address.ReplyAddress | reply_address.RoomAddress | None:
     """The first valid reply address among the recipients; ``ForgedAddress`` when the only
     ones in our shape are forged."""
     forged: reply_address.ForgedAddress | None = None

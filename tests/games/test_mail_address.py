@@ -57,3 +57,17 @@ def test_the_default_reply_domain_is_that_of_the_from_address():
     assert environment.domain_of("Warboard <warboard@example.org>") == "example.org"
     assert environment.domain_of("warboard@localhost") == "localhost"
     assert environment.domain_of("nobody") == "localhost"
+
+
+def test_a_room_address_reads_back_as_its_room_and_side_and_a_forged_one_is_refused():
+    built = address.build_room(KEY, DOMAIN, address.RoomAddress(room=9, side=2))
+    signature = hmac.new(KEY, b"room+9.2", hashlib.sha256).hexdigest()[:20]
+    assert built == f"room+9.2.{signature}@{DOMAIN}"
+    assert address.parse(KEY, DOMAIN, built.upper()) == address.RoomAddress(9, 2)
+    other_side = f"room+9.3.{signature}@{DOMAIN}"
+    with pytest.raises(ForgedAddress, match="wrong signature"):
+        address.parse(KEY, DOMAIN, other_side)
+    # A game's signature never passes for a room's: the signed parts differ.
+    game = address.build(KEY, DOMAIN, ReplyAddress(game=9, seat=2, turn=0))
+    with pytest.raises(ForgedAddress):
+        address.parse(KEY, DOMAIN, f"room+9.2.{game.split('@')[0][-20:]}@{DOMAIN}")

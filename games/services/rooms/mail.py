@@ -4,7 +4,10 @@ connection; a refused address does not stop the others.
 
 Recipients of a notice: every side's player and the referee with an address, except the
 entry's author (who knows). A notice carries the entry's block as in the transcript and the
-room's address.
+room's address. Every mail to a side's player carries a ``Reply-To`` signed for that room and
+side (``games.mail.address``, ``room+<room>.<side>.<sig>@<MAIL_REPLY_DOMAIN>``): a reply to it is
+posted to the journal as that side (``by_mail``). The referee, when not a side, gets no reply
+address (a ruling needs the page's form: its decision and the entry it rules on).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from django.core.mail import EmailMessage, get_connection
 from django.utils import timezone
 
 from games.correspondence.transcript import LABELS, EntryText, entry_block
+from games.mail import address as reply_address
 from games.models import Room, RoomEntry, RoomSide
 from games.services.rooms import writing
 
@@ -24,6 +28,15 @@ logger = logging.getLogger(__name__)
 
 def room_url(room: Room) -> str:
     return f"{settings.SITE_URL.rstrip('/')}/rooms/{room.pk}"
+
+
+def reply_to(side: RoomSide) -> str:
+    """The signed reply address of ``side``: a reply to it is posted as that side."""
+    return reply_address.build_room(
+        reply_address.derive_key(settings.SECRET_KEY),
+        settings.MAIL_REPLY_DOMAIN,
+        reply_address.RoomAddress(side.room_id, side.position),
+    )
 
 
 def entry_notice(entry_id: int) -> int:
@@ -39,8 +52,12 @@ def entry_notice(entry_id: int) -> int:
     )
     subject = f"[{room.name}] #{entry.number} {LABELS[entry.kind]} by {entry.side}"
     body = "\n".join(block) + f"\n\nThe journal: {room_url(room)}\n"
-    to = sorted(p.email for p in people if p.email and p.is_active and p.pk != entry.author_id)
-    return _send([EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [a]) for a in to])
+    sides = {s.user_id: s for s in room.sides.all() if s.user_id is not None}
+    to = sorted(
+        (p for p in people if p.email and p.is_active and p.pk != entry.author_id),
+        key=lambda p: p.email,
+    )
+    return _send([_message(subject, body, p.email, sides.get(p.pk)) for p in to])
 
 
 def turn_reminder(room_id: int, side_id: int) -> int:
@@ -58,7 +75,23 @@ def turn_reminder(room_id: int, side_id: int) -> int:
         f"Due {due:%Y-%m-%d %H:%M} UTC; after that a grace period of {room.grace_days} days, "
         f"then the turn is declared timed out.\n\nThe journal: {room_url(room)}\n"
     )
-    return _send([EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [side.user.email])])
+    return _send([_message(subject, body, side.user.email, side)])
+
+
+def _message(subject: str, body: str, to: str, side: RoomSide | None) -> EmailMessage:
+    """One mail to ``to``; to a side's player with the side's reply address and how to use it."""
+    if side is None:
+        return EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [to])
+    body += REPLY_HINT.format(side=side.name)
+    return EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [to], reply_to=[reply_to(side)])
+
+
+#: The last lines of a mail to a side: what a reply to it posts (``by_mail``).
+REPLY_HINT = (
+    "\nReply to post to the journal as {side}: lines starting 'battle ' ask for a battle,\n"
+    "'challenge <entry> <text>' disputes an entry, 'end turn' ends your turn, and the other\n"
+    "lines make one move note, posted first.\n"
+)
 
 
 def _send(messages: list[EmailMessage]) -> int:
