@@ -4,6 +4,9 @@
 (() => {
   const { api, el, errorText, setText } = Warboard;
   const roomId = document.body.dataset.roomId;
+  // A private room is read and joined with its invite token: /rooms/<id>?invite=<token>.
+  const invite = new URLSearchParams(location.search).get("invite") || "";
+  const inviteQuery = invite ? `invite=${encodeURIComponent(invite)}` : "";
   let last = 0;
 
   function fact(term, value) {
@@ -11,7 +14,7 @@
   }
 
   async function loadRoom() {
-    const res = await api("GET", `/api/rooms/${roomId}`);
+    const res = await api("GET", `/api/rooms/${roomId}${inviteQuery ? `?${inviteQuery}` : ""}`);
     if (!res.ok) {
       setText("room-status", res.status === 404 ? "No such room." : errorText(res.data, res.status));
       return false;
@@ -27,13 +30,33 @@
       ...fact("Seed commitment (SHA-256)", room.seed_commitment),
       ...fact("Server seed", room.server_seed || "revealed when the room ends"),
       ...fact("Result", room.result ? `${room.result.winners.join(", ") || "draw"} ${room.result.text}` : null),
+      ...fact("You", room.you || (room.referee_is_you ? "the referee" : "watching")),
+      // a participant of a private room shares this link to let the other players in
+      ...(room.public || !room.invite_token ? []
+        : fact("Invite link", `${location.origin}/rooms/${roomId}?invite=${room.invite_token}`)),
     );
+    showFreeSides(room);
     return true;
+  }
+
+  // An open room: a button per free side (the API says why when it refuses: not signed in, a
+  // side taken already...). The room starts when the last side is taken.
+  function showFreeSides(room) {
+    const free = room.status === "open" ? room.sides.filter((s) => !s.player) : [];
+    document.getElementById("join-sides").replaceChildren(...free.map((side) => {
+      const button = el("button", { type: "button" }, `Join as ${side.name}`);
+      button.addEventListener("click", async () => {
+        const res = await api("POST", `/api/rooms/${roomId}/join`, invite ? { side: side.name, invite } : { side: side.name });
+        setText("join-status", res.ok ? `You play ${side.name}.` : errorText(res.data, res.status));
+        if (res.ok) { await loadRoom(); await loadJournal(); }
+      });
+      return el("li", {}, button);
+    }));
   }
 
   async function loadJournal() {
     for (;;) {
-      const res = await api("GET", `/api/rooms/${roomId}/journal?after=${last}`);
+      const res = await api("GET", `/api/rooms/${roomId}/journal?after=${last}${inviteQuery ? `&${inviteQuery}` : ""}`);
       if (!res.ok) return;
       const list = document.getElementById("journal");
       for (const entry of res.data.entries) {
