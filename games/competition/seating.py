@@ -6,25 +6,33 @@ most one; the larger tables come first): 30 players -> five tables of 6, 7 -> 4 
 exactly 3) raises ``ValueError``: the tournament layer must then change the entry, not seat a
 table the format does not allow.
 
-Cost: every pair seated together who have met before (in ``history``) costs ``REPEAT`` less the
-number of earlier meetings, so the search first minimises the number of repeat pairs (the
-measure of the issue's bound) and among equal seatings prefers re-seating the pairs that met
-most. That tie-break looks odd but is measured: once repeats are unavoidable, letting the same
-few pairs keep meeting leaves everyone else's unmet opponents for later rounds (30 players x 6
-rounds: 41 repeats at the default seed, against 51 when the least-met pairs are preferred).
+Cost: every pair seated together who have met before (in ``history``) costs ``REPEAT`` (which
+dwarfs the other terms) less ``TIMES_WEIGHT`` per earlier meeting, so the search first minimises
+the number of repeat pairs (the measure of the issue's bound) and among equal seatings prefers
+re-seating the pairs that met most. That tie-break looks odd but is measured: once repeats are
+unavoidable, letting the same few pairs keep meeting leaves everyone else's unmet opponents for
+later rounds (30 players x 6 rounds: 41 repeats against 51 when the least-met pairs are
+preferred). A pair who have not met costs ``SHARED`` per partner they share (a player each of
+them has met): seating such pairs together clusters the met-graph, and a clustered field has no
+clean split next round.
 
 Search: a seeded greedy start (each seat filled by the player adding the least cost) improved by
 best-improvement swaps of two players between tables until none helps, from ``RESTARTS``
-shuffled starts; the cheapest seating wins (ties: the first found). Everything is driven by a
-``random.Random(seed)``, so the same players, history and seed give the same tables. 30 players
-take under a tenth of a second a round (bench/seating.py prints the time and the repeat ratio).
+shuffled starts. Up to ``LOOKAHEAD`` distinct cheapest seatings are then compared by the next
+round each would leave (the same search with ``LOOKAHEAD_RESTARTS`` starts, as if the seating had
+been played); the one leaving the cheapest next round wins (ties: the first found). The budget
+is counted in starts, never in seconds, and everything is driven by one ``random.Random(seed)``,
+so the same players, history and seed give the same tables. 30 players take about a quarter of
+a second a round on one core (bench/seating.py prints the slowest round).
 
 Measured (bench/seating.py), 30 players x 6 rounds in tables of 6: random seating averages 152
-repeats; at the default seed this gives 41 (3.7 times fewer: rounds of 0, 5, 5, 5, 5, 21
-repeats, where round 2 cannot do better than 5 and the last round needs at least 15). The
-search is one round at a time, so an early round's choice can leave a later round no clean
-seating: over seeds 0-19, 13 give 41 and 7 give 62-68 (2.2-2.5 times fewer than random). An
-event-level design (pods of two plus an affine plane of order 5 would give 25) is not attempted.
+repeats; this gives 41 at every seed 0-19 and for shuffled player orders (3.7 times fewer:
+rounds of 0, 5, 5, 5, 5, 21 repeats, where round 2 cannot do better than 5 and the last round
+needs at least 15). Both halves of the look-ahead are needed: without the shared-partner cost
+5 seeds of 20 give 62, without comparing the next round every seed gives 62, and the search
+alone gave 62-68 at 7 seeds of 20. An event-level design (pods of two
+plus an affine plane of order 5 would give 25) is not attempted: the seating must take any
+history (late entries, dropped players, rounds seated by hand).
 """
 
 from __future__ import annotations
@@ -36,10 +44,22 @@ from typing import TypeVar
 
 P = TypeVar("P", bound=Hashable)
 
-#: The cost of seating together two players who have met before (less one per earlier meeting).
-REPEAT = 1000
-#: Shuffled starts of the local search; the best result is kept.
+#: The cost of seating together two players who have met before: it dwarfs every other term,
+#: so the search first minimises the number of repeat pairs.
+REPEAT = 10**9
+#: Taken off ``REPEAT`` per earlier meeting of the pair (counted up to ``MAX_TIMES``): among
+#: equally many repeats, re-seat the pairs who met most.
+TIMES_WEIGHT = 1000
+MAX_TIMES = 999
+#: The cost of seating together two players who have not met, per partner they share (someone
+#: each of them has met): the look-ahead that keeps later rounds clean.
+SHARED = 1
+#: Shuffled starts of the local search per round.
 RESTARTS = 80
+#: How many of a round's cheapest seatings are compared by the next round they leave.
+LOOKAHEAD = 8
+#: Shuffled starts of the search that prices the next round of each of those seatings.
+LOOKAHEAD_RESTARTS = 20
 
 
 def table_sizes(n: int, min_size: int = 3, max_size: int = 6) -> list[int]:
@@ -87,25 +107,62 @@ def seat_tables(
         return []
     n = len(players)
     met = meeting_counts(history)
+    times = [[0] * n for _ in range(n)]
+    for i, j in combinations(range(n), 2):
+        times[i][j] = times[j][i] = met.get(frozenset((players[i], players[j])), 0)
+    cost = _costs(times)
+    rng = random.Random(seed)
+    candidates = _local_optima(cost, sizes, rng, RESTARTS)
+    best_cost = candidates[0][0]
+    finalists = [tables for total, tables in candidates if total == best_cost][:LOOKAHEAD]
+    best = finalists[0]
+    if len(finalists) > 1:
+        # Among this round's cheapest seatings, keep the one that leaves the next round the
+        # cheapest seating (ties: the first found).
+        best = min(finalists, key=lambda tables: _next_round_cost(tables, times, sizes, rng))
+    return [[players[i] for i in sorted(table)] for table in best]
+
+
+def _costs(times: list[list[int]]) -> list[list[int]]:
+    """The pair costs from the meeting counts (see the module docstring)."""
+    n = len(times)
+    partners = [{q for q in range(n) if times[p][q]} for p in range(n)]
     cost = [[0] * n for _ in range(n)]
     for i, j in combinations(range(n), 2):
-        times = met.get(frozenset((players[i], players[j])), 0)
-        if times:
-            cost[i][j] = cost[j][i] = REPEAT - min(times, REPEAT - 1)
-    rng = random.Random(seed)
-    best: list[list[int]] | None = None
-    best_cost = 0
-    for _ in range(RESTARTS):
-        order = list(range(n))
+        if times[i][j]:
+            cost[i][j] = cost[j][i] = REPEAT - TIMES_WEIGHT * min(times[i][j], MAX_TIMES)
+        else:
+            cost[i][j] = cost[j][i] = SHARED * len(partners[i] & partners[j])
+    return cost
+
+
+def _local_optima(
+    cost: list[list[int]], sizes: list[int], rng: random.Random, restarts: int
+) -> list[tuple[int, list[list[int]]]]:
+    """Distinct local optima of ``restarts`` shuffled greedy starts, cheapest first (a stable
+    sort keeps the order found among equal costs). Stops early at the first clean seating."""
+    found: dict[frozenset[frozenset[int]], tuple[int, list[list[int]]]] = {}
+    for _ in range(restarts):
+        order = list(range(len(cost)))
         rng.shuffle(order)
         tables = _improve(_greedy(order, sizes, cost), cost)
         total = sum(_table_cost(t, cost) for t in tables)
-        if best is None or total < best_cost:
-            best, best_cost = tables, total
+        found.setdefault(frozenset(frozenset(t) for t in tables), (total, tables))
         if total == 0:
             break
-    assert best is not None
-    return [[players[i] for i in sorted(table)] for table in best]
+    return sorted(found.values(), key=lambda item: item[0])
+
+
+def _next_round_cost(
+    tables: list[list[int]], times: list[list[int]], sizes: list[int], rng: random.Random
+) -> int:
+    """The cheapest next round the search finds once ``tables`` have been played."""
+    after = [row[:] for row in times]
+    for table in tables:
+        for a, b in combinations(table, 2):
+            after[a][b] += 1
+            after[b][a] += 1
+    return _local_optima(_costs(after), sizes, rng, LOOKAHEAD_RESTARTS)[0][0]
 
 
 def _table_cost(table: list[int], cost: list[list[int]]) -> int:
@@ -130,23 +187,30 @@ def _greedy(order: list[int], sizes: list[int], cost: list[list[int]]) -> list[l
 
 def _improve(tables: list[list[int]], cost: list[list[int]]) -> list[list[int]]:
     """Best-improvement swaps of two players at different tables until no swap lowers the cost."""
+    # load[p][t]: p's cost against everyone at table t, kept up to date swap by swap.
+    load = [[sum(row[q] for q in table) for table in tables] for row in cost]
     while True:
         best_gain = 0
         best_move: tuple[int, int, int, int] | None = None
-        # load[p][t]: p's cost against everyone at table t.
-        load = [[sum(cost[p][q] for q in table) for table in tables] for p in range(len(cost))]
         for t1, t2 in combinations(range(len(tables)), 2):
             for i1, a in enumerate(tables[t1]):
+                load_a = load[a]
+                cost_a = cost[a]
+                stay_a = load_a[t1] - load_a[t2]
                 for i2, b in enumerate(tables[t2]):
-                    gain = (load[a][t1] + load[b][t2]) - (
-                        load[a][t2] - cost[a][b] + load[b][t1] - cost[a][b]
-                    )
+                    load_b = load[b]
+                    gain = stay_a + load_b[t2] - load_b[t1] + 2 * cost_a[b]
                     if gain > best_gain:
                         best_gain, best_move = gain, (t1, i1, t2, i2)
         if best_move is None:
             return tables
         t1, i1, t2, i2 = best_move
-        tables[t1][i1], tables[t2][i2] = tables[t2][i2], tables[t1][i1]
+        a, b = tables[t1][i1], tables[t2][i2]
+        tables[t1][i1], tables[t2][i2] = b, a
+        for p, row in enumerate(cost):
+            delta = row[b] - row[a]
+            load[p][t1] += delta
+            load[p][t2] -= delta
 
 
 def repeat_meetings(rounds: Sequence[Sequence[Sequence[Hashable]]]) -> int:
