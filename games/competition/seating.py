@@ -173,15 +173,19 @@ def _greedy(order: list[int], sizes: list[int], cost: list[list[int]]) -> list[l
     """Fill the tables seat by seat (round the tables in turn), each seat taking the remaining
     player (in shuffled order) who adds the least cost to that table."""
     tables: list[list[int]] = [[] for _ in sizes]
+    # loads[t][p]: p's cost against everyone seated so far at table t.
+    loads = [[0] * len(cost) for _ in sizes]
     left = list(order)
     for seat in range(max(sizes)):
         for t, size in enumerate(sizes):
             if seat >= size:
                 continue
-            table = tables[t]
-            pick = min(left, key=lambda p: sum(cost[p][q] for q in table))
+            load = loads[t]
+            pick = min(left, key=load.__getitem__)
             left.remove(pick)
-            table.append(pick)
+            tables[t].append(pick)
+            for p, extra in enumerate(cost[pick]):
+                load[p] += extra
     return tables
 
 
