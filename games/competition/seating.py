@@ -11,10 +11,10 @@ dwarfs the other terms) less ``TIMES_WEIGHT`` per earlier meeting, so the search
 the number of repeat pairs (the measure of the issue's bound) and among equal seatings prefers
 re-seating the pairs that met most. That tie-break looks odd but is measured: once repeats are
 unavoidable, letting the same few pairs keep meeting leaves everyone else's unmet opponents for
-later rounds (30 players x 6 rounds: 41 repeats against 51 when the least-met pairs are
-preferred). A pair who have not met costs ``SHARED`` per partner they share (a player each of
-them has met): seating such pairs together clusters the met-graph, and a clustered field has no
-clean split next round.
+later rounds (30 players x 6 rounds, seeds 0-4: 41 repeats at each, against 41-66 when the
+least-met pairs are preferred). A pair who have not met costs ``SHARED`` per partner they
+share (a player each of them has met): seating such pairs together clusters the met-graph, and
+a clustered field has no clean split next round.
 
 Search: a seeded greedy start (each seat filled by the player adding the least cost) improved by
 best-improvement swaps of two players between tables until none helps, from ``RESTARTS``
@@ -22,17 +22,17 @@ shuffled starts. Up to ``LOOKAHEAD`` distinct cheapest seatings are then compare
 round each would leave (the same search with ``LOOKAHEAD_RESTARTS`` starts, as if the seating had
 been played); the one leaving the cheapest next round wins (ties: the first found). The budget
 is counted in starts, never in seconds, and everything is driven by one ``random.Random(seed)``,
-so the same players, history and seed give the same tables. 30 players take about a quarter of
-a second a round on one core (bench/seating.py prints the slowest round).
+so the same players, history and seed give the same tables. 30 players take under 0.4 s a
+round on one core of a shared machine (bench/seating.py prints the slowest round).
 
 Measured (bench/seating.py), 30 players x 6 rounds in tables of 6: random seating averages 152
 repeats; this gives 41 at every seed 0-19 and for shuffled player orders (3.7 times fewer:
 rounds of 0, 5, 5, 5, 5, 21 repeats, where round 2 cannot do better than 5 and the last round
 needs at least 15). Both halves of the look-ahead are needed: without the shared-partner cost
 5 seeds of 20 give 62, without comparing the next round every seed gives 62, and the search
-alone gave 62-68 at 7 seeds of 20. An event-level design (pods of two
-plus an affine plane of order 5 would give 25) is not attempted: the seating must take any
-history (late entries, dropped players, rounds seated by hand).
+alone gave 62-68 at 7 seeds of 20. An event-level design (pods of two plus an affine plane of
+order 5 would give 25) is not attempted: the seating must take any history (late entries,
+dropped players, rounds seated by hand).
 """
 
 from __future__ import annotations
