@@ -89,6 +89,21 @@ def _ai_moves_at_once(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _fresh_throttle_counts() -> None:
+    """Each test starts with no requests counted by the throttles. They count in the cache,
+    keyed by user id, and a rolled-back test's ids come back in the next test on SQLite: a
+    test that sent many requests (the API fuzz) left the next one's user near its limit (two
+    rooms API tests got 429 when run after it). Only the embedded default's in-process cache is
+    cleared; a test against Redis owns its database number."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    cache = caches["default"]
+    if isinstance(cache, LocMemCache):
+        cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_channel_layers():
     """Each test gets new channel layer objects, bound to its own event loop."""
     from channels.layers import channel_layers
