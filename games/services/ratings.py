@@ -28,7 +28,7 @@ Decisions where the issue is silent:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -49,6 +49,8 @@ GLICKO_KINDS = frozenset(
 #: OpenSkill is provisional while sigma is above lichess's ratio 110/350 of the start.
 OPENSKILL_PROVISIONAL_SIGMA = DEFAULT_RATING[1] * 110.0 / 350.0
 SECONDS_PER_DAY = 86400.0
+#: Game.Status.FINISHED and Room.Status.FINISHED alike.
+FINISHED = "finished"
 
 
 @dataclass(frozen=True)
@@ -93,25 +95,29 @@ def game_kind(game: Game) -> str:
 
 def rate_game(game_id: int) -> int:
     """Rate a finished rated game once; the number of players whose rating changed."""
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        if not game.rated or game.status != Game.Status.FINISHED or game.finished_at is None:
-            return 0
-        if RatingChange.objects.filter(game=game).exists():
-            return 0
-        entrants = game_entrants(game)
-        return _apply(game_kind(game), entrants, game.finished_at, {"game": game})
+    return _rate_once(Game, game_id, "game", lambda g: (game_kind(g), game_entrants(g)))
 
 
 def rate_room(room_id: int) -> int:
     """Rate a finished rated room once; the number of players whose rating changed."""
+    return _rate_once(Room, room_id, "room", lambda r: (r.system, room_entrants(r)))
+
+
+def _rate_once(
+    model: type[Game] | type[Room],
+    pk: int,
+    field: str,
+    read: Callable[[Any], tuple[str, list[Entrant]]],
+) -> int:
+    """Under the row's lock: a finished rated result without rating changes yet is rated."""
     with transaction.atomic():
-        room = Room.objects.select_for_update().get(pk=room_id)
-        if not room.rated or room.status != Room.Status.FINISHED or room.finished_at is None:
+        row = model.objects.select_for_update().get(pk=pk)
+        if not row.rated or row.status != FINISHED or row.finished_at is None:
             return 0
-        if RatingChange.objects.filter(room=room).exists():
+        if RatingChange.objects.filter(**{field: row}).exists():
             return 0
-        return _apply(room.system, room_entrants(room), room.finished_at, {"room": room})
+        kind, entrants = read(row)
+        return _apply(kind, entrants, row.finished_at, {field: row})
 
 
 def _apply(kind: str, entrants: Sequence[Entrant], at: datetime, source: dict[str, Any]) -> int:
