@@ -9,7 +9,8 @@ Decisions where the issue is silent:
   stands in the result, ranked last (see below), as a resignation on lichess is still rated.
   A room is rated only if asked for at creation and it has exactly 2 sides (Glicko-2 is a
   one-to-one system); its sides are always people.
-- **Who is rated.** A game's people are its seats with a user. Their order is the result's
+- **Who is rated.** A game's people are the persons seated at the start; a late-comer who
+  took over an allied army mid-game is not rated for that game. Their order is the result's
   ``ranking`` (the rules engine's finishing order, strict); seats missing from the ranking (a
   player who left: their army became an allied army) share the last place. A game ended by an
   administrator (no ranking) is not rated. A draw (no winner, agreed by every player) ties
@@ -74,7 +75,8 @@ def game_entrants(game: Game) -> list[Entrant]:
     ranking = result.get("ranking")
     if not ranking:
         return []
-    seats = [s for s in game.seats.all() if s.user_id is not None]
+    # The people seated at the start (a late-comer's seat row comes after them).
+    seats = [s for s in game.seats.all() if s.user_id is not None and s.position < game.seat_count]
     if result.get("winner") is None:
         return [Entrant(s.user_id, 1) for s in seats]  # an agreed draw
     last = len(ranking) + 1

@@ -96,6 +96,17 @@ def test_left_player_ranks_last_and_draw_ties(alice, bob, carol):
     assert mus == {model.rate([[model.rating()]] * 3, ranks=[1, 1, 1])[0][0].mu}
 
 
+def test_late_comer_is_not_rated(alice, bob, carol):
+    game = finished_game([alice, bob], ["carol", "alice"], at=timezone.now())
+    # carol took over bob's army after the start: a seat row of her own, after the 2 seats.
+    Seat.objects.create(game=game, position=2, user=carol, player="carol")
+    assert ratings.rate_game(game.pk) == 2
+    assert not Rating.objects.filter(user=carol).exists()
+    # alice ranks above bob (who left, so is missing from the ranking): a win for her.
+    expected = glicko2_update((1500.0, 350.0, 0.06), [(1500.0, 350.0, 1.0)])
+    assert Rating.objects.get(user=alice).rating == expected[0]
+
+
 def test_rated_once_only(alice, bob):
     game = finished_game([alice, bob], ["alice", "bob"], at=timezone.now())
     assert ratings.rate_game(game.pk) == 2
