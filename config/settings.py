@@ -219,6 +219,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "AABattleResultEnum": "combat.axis_allies.reports.RESULTS",
         "AAUnitEnum": "combat.api.serializers.UNIT_NAMES",
+        "RatingKindEnum": "games.services.rating_board.KINDS",
     },
     # The schema states what the server accepts (issue 15): bodies are documented as JSON only
     # (a form body cannot carry the nested objects: options, an action), and a string that may

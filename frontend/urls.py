@@ -7,8 +7,10 @@ from frontend.views import (
     France1944CalculatorView,
     GameView,
     HomeView,
+    LeaderboardView,
     LobbyView,
     LoginView,
+    PlayerView,
     ReplayView,
     RiskCalculatorView,
     RoomsView,
@@ -87,4 +89,6 @@ urlpatterns = [
     path("calculators/wif", WifCalculatorView.as_view(), name="calc-wif"),
     path("calculators/france-1944", France1944CalculatorView.as_view(), name="calc-france-1944"),
     path("rules", RulesView.as_view(), name="rules-page"),
+    path("leaderboard", LeaderboardView.as_view(), name="leaderboard-page"),
+    path("players/<str:username>", PlayerView.as_view(), name="player-page"),
 ]

@@ -12,7 +12,11 @@ from django.views.decorators.http import require_GET
 from django.views.generic import TemplateView
 
 from combat.axis_allies.editions import available_editions, load_edition
+from config.exceptions import NotFoundError
 from frontend.notation_doc import notation_rows
+from frontend.rating_chart import history_chart
+from games.models import Rating
+from games.services import rating_board
 from risk.rules.board_map import MapError, load_board_shapes, load_map
 
 # Every unit of any edition, the revised edition's order first (the A&A form's rows).
@@ -156,4 +160,47 @@ class RulesView(TemplateView):
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         context["notation"] = notation_rows()
+        return context
+
+
+class LeaderboardView(TemplateView):
+    """``/leaderboard`` (``?kind=``): the best ratings of one kind, provisional ones marked
+    "?"; rendered on the server from ``games.services.rating_board``. An unknown kind: 404."""
+
+    template_name = "frontend/leaderboard.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        kind = self.request.GET.get("kind") or Rating.Kind.FAST_RISK_2P
+        if kind not in rating_board.KINDS:
+            raise Http404("no such rating kind")
+        context["kind"] = kind
+        context["kinds"] = Rating.Kind.choices
+        context["rows"] = rating_board.leaderboard(kind)
+        return context
+
+
+class PlayerView(TemplateView):
+    """``/players/<username>``: a player's ratings per kind, each with its history drawn as an
+    inline SVG line (``frontend.rating_chart``, no script), and the rated results listed."""
+
+    template_name = "frontend/player.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        try:
+            found = rating_board.player_ratings(kwargs["username"])
+        except NotFoundError as exc:
+            raise Http404("no such player") from exc
+        labels = dict(Rating.Kind.choices)
+        sections = []
+        for rating in found["ratings"]:
+            changes = [c for c in found["history"] if c["kind"] == rating["kind"]]
+            values = [changes[0]["rating_before"]] + [c["rating_after"] for c in changes]
+            sections.append(
+                {"label": labels[rating["kind"]], "rating": rating, "changes": changes,
+                 "chart": history_chart(values)}
+            )  # fmt: skip
+        context["player"] = found
+        context["sections"] = sections
         return context

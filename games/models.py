@@ -99,6 +99,11 @@ class Game(models.Model):
     hints = models.BooleanField(
         default=True, help_text="Players may ask the AI for a hint (GET /api/games/{id}/hint)."
     )
+    rated = models.BooleanField(
+        default=True,
+        help_text="Asked for at creation; at the start it stays true only if every seat is a "
+        "person (games.services.ratings). Never changed afterwards.",
+    )
     server_seed = models.CharField(max_length=64, help_text="Secret until the game is over.")
     seed_commitment = models.CharField(max_length=64, help_text="SHA-256 of server_seed (hex).")
     result = models.JSONField(default=dict, blank=True, help_text="Winner and ranking.")
@@ -417,6 +422,10 @@ class Room(models.Model):
     days_per_turn = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Days a side has for its turn; none: untimed."
     )
+    rated = models.BooleanField(
+        default=False,
+        help_text="Fixed at creation: only a room of 2 sides may be rated (Glicko-2).",
+    )
     remind_hours = models.PositiveSmallIntegerField(
         default=24, help_text="Hours before the deadline the reminder mail goes out."
     )
@@ -558,3 +567,73 @@ class RoomEntry(models.Model):
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise JournalEdited("journal entries are never deleted")
+
+
+class Rating(models.Model):
+    """A player's current rating of one kind (games.services.ratings keeps it).
+
+    Glicko-2 kinds: ``rating``/``deviation`` on the Glicko scale (1500/350) and ``volatility``.
+    OpenSkill (``fast_risk_multi``): ``rating`` is mu, ``deviation`` sigma, volatility unused.
+    """
+
+    class Kind(models.TextChoices):
+        FAST_RISK_2P = "fast_risk_2p"
+        FAST_RISK_MULTI = "fast_risk_multi"
+        AXIS_ALLIES = "axis_allies"
+        WIF = "wif"
+        FRANCE_1944 = "france_1944"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    rating = models.FloatField(help_text="Glicko rating, or OpenSkill mu.")
+    deviation = models.FloatField(help_text="Glicko RD, or OpenSkill sigma.")
+    volatility = models.FloatField(default=0.0, help_text="Glicko-2 only.")
+    games = models.PositiveIntegerField(default=0)
+    last_played = models.DateTimeField(help_text="When the last rated game of this kind ended.")
+
+    class Meta:
+        ordering = ("kind", "-rating")
+        constraints = [
+            models.UniqueConstraint(fields=("user", "kind"), name="games_rating_user_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.kind} {self.rating:.0f}"
+
+
+class RatingChange(models.Model):
+    """One rated result's effect on one player: the history behind the profile's chart."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    kind = models.CharField(max_length=20, choices=Rating.Kind.choices)
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, null=True, blank=True, related_name="rating_changes"
+    )
+    room = models.ForeignKey(
+        Room, on_delete=models.CASCADE, null=True, blank=True, related_name="rating_changes"
+    )
+    rating_before = models.FloatField()
+    deviation_before = models.FloatField(help_text="After the growth over inactivity.")
+    rating_after = models.FloatField()
+    deviation_after = models.FloatField()
+    volatility_after = models.FloatField(default=0.0)
+    at = models.DateTimeField(help_text="When the game or room ended.")
+
+    class Meta:
+        ordering = ("at", "pk")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(game__isnull=False, room__isnull=True)
+                | Q(game__isnull=True, room__isnull=False),
+                name="games_ratingchange_game_xor_room",
+            ),
+            models.UniqueConstraint(fields=("user", "game"), name="games_ratingchange_game"),
+            models.UniqueConstraint(fields=("user", "room"), name="games_ratingchange_room"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.kind} {self.rating_before:.0f}->{self.rating_after:.0f}"

@@ -114,3 +114,19 @@ def sweep_rooms() -> dict[str, int]:
     from games.services.rooms import clock
 
     return clock.rooms_sweep()
+
+
+@shared_task(name="games.rate_game", **DB_RETRY)
+def rate_game(game_id: int) -> int:
+    """Update the ratings after a rated game ended (idempotent: rated once only)."""
+    from games.services import ratings
+
+    return ratings.rate_game(game_id)
+
+
+@shared_task(name="games.rate_room", **DB_RETRY)
+def rate_room(room_id: int) -> int:
+    """Update the ratings after a rated room ended (idempotent: rated once only)."""
+    from games.services import ratings
+
+    return ratings.rate_room(room_id)

@@ -189,7 +189,12 @@ def _operations() -> list[Any]:
 def test_a_bad_token_answers_401_as_documented(operation, wsgi_db) -> None:
     """Everywhere, anonymous use allowed or not: a token that is no one's is refused, not
     treated as no token, in the error shape and with the challenge the schema documents."""
-    ids = {"game_id": 1, "battle_id": "00000000-0000-0000-0000-000000000001", "room_id": 1}
+    ids = {
+        "game_id": 1,
+        "battle_id": "00000000-0000-0000-0000-000000000001",
+        "room_id": 1,
+        "username": "alice",
+    }
     case = operation.Case(
         path_parameters={p.name: ids[p.name] for p in operation.path_parameters} or None,
         headers={"Authorization": "Token no-such-token"},

@@ -56,6 +56,8 @@ OPERATIONS = {
     "rooms_journal",
     "rooms_transcript",
     "rooms_post",
+    "ratings_list",
+    "player_ratings",
 }
 
 

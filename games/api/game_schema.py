@@ -42,6 +42,9 @@ class GameSummaryOut(serializers.Serializer):
     ai_level = serializers.ChoiceField(choices=list(AI_LEVELS))
     ai_delay_ms = serializers.IntegerField(min_value=0)
     hints = serializers.BooleanField()
+    rated = serializers.BooleanField(
+        help_text="Fixed at creation; false from the start if any seat was a bot."
+    )
     seed_commitment = serializers.CharField(help_text="SHA-256 of the server seed (hex).")
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)

@@ -124,6 +124,11 @@ class GameListApi(APIView):
             required=False, default=True,
             help_text="Whether players may ask the AI for a hint (GET /api/games/{id}/hint).",
         )  # fmt: skip
+        rated = StrictBooleanField(
+            required=False, default=True,
+            help_text="Fixed at creation; the game stays rated at the start only if every "
+            "seat is a person (a bot seat makes it unrated).",
+        )  # fmt: skip
 
     @extend_schema(
         summary="List games: public games, and the private games the caller sits in or created",

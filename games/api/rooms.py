@@ -84,6 +84,7 @@ class RoomSummaryOut(serializers.Serializer):
     edition = serializers.CharField(allow_blank=True)
     status = serializers.CharField(help_text="open (sides free), running or finished.")
     public = serializers.BooleanField()
+    rated = serializers.BooleanField(help_text="Fixed at creation (2-sided rooms only).")
     referee = serializers.CharField()
     sides = SideOut(many=True)
     turn = serializers.IntegerField(min_value=0, help_text="0 until the room starts.")
@@ -189,6 +190,13 @@ class RoomListApi(APIView):
         remind_hours = StrictIntegerField(required=False, default=24, min_value=1, max_value=240)
         grace_days = StrictIntegerField(required=False, default=1, min_value=0, max_value=30)
         vacation_days = StrictIntegerField(required=False, default=14, min_value=0, max_value=90)
+        rated = StrictBooleanField(
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text="Fixed at creation. Default: true for a room of 2 sides; a room of more "
+            "sides cannot be rated (400 naming rated).",
+        )
 
     @extend_schema(
         summary="List rooms: public ones and the caller's own",

@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from games.api import games, replays, rooms
+from games.api import games, ratings, replays, rooms
 
 urlpatterns = [
     path("auth/", include("games.api.accounts")),
@@ -22,6 +22,10 @@ urlpatterns = [
         name="game-replay-board",
     ),
     path("games/<id:game_id>/hint", games.HintApi.as_view(), name="game-hint"),
+    path("ratings", ratings.LeaderboardApi.as_view(), name="ratings"),
+    path(
+        "players/<str:username>/ratings", ratings.PlayerRatingsApi.as_view(), name="player-ratings"
+    ),
     path("rooms", rooms.RoomListApi.as_view(), name="rooms"),
     path("rooms/<id:room_id>", rooms.RoomDetailApi.as_view(), name="room"),
     path("rooms/<id:room_id>/join", rooms.RoomJoinApi.as_view(), name="room-join"),

@@ -1,7 +1,8 @@
 """Tournament and rating math (issue 19): pure functions, no Django, no other app.
 
 Ratings: ``glicko2_update`` (one-to-one games) and ``openskill_update`` (multiplayer tables,
-Plackett-Luce). Pairings: ``round_robin`` (FIDE Berger tables), ``swiss_pairings`` (Dutch
+Plackett-Luce), with ``inactive_deviation`` (lichess's RD growth over idle days) and
+``is_provisional``. Pairings: ``round_robin`` (FIDE Berger tables), ``swiss_pairings`` (Dutch
 system via caissify-pairings), ``knockout_bracket`` (seeded, byes to the top seeds) and
 ``seat_tables`` (multiplayer tables avoiding earlier meetings). Scoring: ``table_points`` and
 ``standings`` (points by place, territories as tie-break), ``buchholz`` and
@@ -10,6 +11,7 @@ system via caissify-pairings), ``knockout_bracket`` (seeded, byes to the top see
 
 from games.competition.berger import round_robin
 from games.competition.glicko2 import glicko2_update
+from games.competition.inactivity import inactive_deviation, is_provisional
 from games.competition.knockout import knockout_bracket
 from games.competition.openskill_rating import openskill_table, openskill_update
 from games.competition.points import DEFAULT_PLACE_POINTS, Standing, standings, table_points
@@ -23,6 +25,8 @@ __all__ = [
     "SwissPairingError",
     "buchholz",
     "glicko2_update",
+    "inactive_deviation",
+    "is_provisional",
     "knockout_bracket",
     "openskill_table",
     "openskill_update",

@@ -73,6 +73,8 @@ def dispatch(committed: Committed, *, kick: bool = True) -> None:
     _try("your-turn mail", game.pk, lambda: queue_your_turn(game.pk, change.started))
     if game.status == Game.Status.FINISHED and committed.log.sequence:
         _try("game-over mail", game.pk, lambda: enqueue("games.notify_game_over", game.pk))
+        if game.rated:
+            _try("ratings", game.pk, lambda: enqueue("games.rate_game", game.pk))
     if kick and committed.server_answers and game.status == Game.Status.RUNNING:
         _try("driver", game.pk, lambda: kick_driver(game.pk))
 

@@ -71,12 +71,14 @@ def game_create(
     ai_level: str = "hard",
     ai_delay_ms: int | None = None,
     hints: bool = True,
+    rated: bool = True,
 ) -> Game:
     """A new game in the lobby with its creator in the first seat and the seed committed.
 
     ``ai_level``: the AI's strength for bots, allied armies and timed-out players;
     ``ai_delay_ms``: the pause between its moves (``settings.AI_DELAY_MS`` when not given);
-    ``hints``: whether players may ask the AI for a hint."""
+    ``hints``: whether players may ask the AI for a hint; ``rated``: asked for a rated game
+    (it stays rated at the start only if every seat is a person, ``games.services.ratings``)."""
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise ApplicationError(
             f"a game has {MIN_SEATS}-{MAX_SEATS} seats", code="invalid", field="seats"
@@ -104,7 +106,7 @@ def game_create(
             options=chosen.to_dict(), public=public, time_control=time_control,
             time_per_decision=allowance, max_timeouts=max_timeouts, server_seed=server_seed,
             seed_commitment=commitment_of(server_seed), ai_level=ai_level,
-            ai_delay_ms=ai_delay_ms, hints=bool(hints),
+            ai_delay_ms=ai_delay_ms, hints=bool(hints), rated=bool(rated),
         )  # fmt: skip
         Seat.objects.create(
             game=game, position=0, user=creator, player=creator.get_username(),
@@ -281,7 +283,9 @@ def game_start(*, game_id: int, user: Any) -> Game:
         )
         game.status = Game.Status.RUNNING
         game.started_at = timezone.now()
-        game.save(update_fields=["status", "started_at"])
+        # Fixed here for good: a bot seat at the start makes the game unrated.
+        game.rated = game.rated and all(not s.is_bot for s in seats)
+        game.save(update_fields=["status", "started_at", "rated"])
         snapshots.create(
             game, state, server_turn=bool(clock.answered_by_server(game, state, seats))
         )

@@ -75,6 +75,7 @@ def game_summary(game: Game, seats: list[Seat]) -> dict[str, Any]:
         "ai_level": game.ai_level,
         "ai_delay_ms": game.ai_delay_ms,
         "hints": game.hints,
+        "rated": game.rated,
         "seed_commitment": game.seed_commitment,
         "created_at": game.created_at.isoformat(),
         "started_at": game.started_at.isoformat() if game.started_at else None,

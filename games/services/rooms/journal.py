@@ -36,6 +36,7 @@ from games.correspondence import battles, timecontrol
 from games.correspondence.audit import Resolve
 from games.correspondence.rolls import RoomDice, roll_range
 from games.models import Room, RoomEntry, RoomSide
+from games.services.queue import enqueue
 from games.services.rooms import access
 from games.services.rooms.writing import (
     MAX_TEXT,
@@ -472,6 +473,9 @@ def _finish(room: Room, result: dict[str, Any], *, by: str) -> RoomEntry:
     room.status, room.finished_at = Room.Status.FINISHED, now
     room.result = {**result, "decided_by": by}
     room.save(update_fields=["status", "finished_at", "result"])
+    if room.rated:
+        room_id = room.pk
+        transaction.on_commit(lambda: enqueue("games.rate_room", room_id))
     who = "every side agrees" if by == "sides" else "the referee decides"
     return append(
         room,

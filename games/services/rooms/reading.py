@@ -37,6 +37,7 @@ def room_summary(room: Room) -> dict[str, Any]:
         "edition": room.edition,
         "status": room.status,
         "public": room.public,
+        "rated": room.rated,
         "referee": room.referee.get_username(),
         "sides": [_side(s) for s in sides],
         "turn": room.turn_number,

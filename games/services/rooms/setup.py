@@ -41,10 +41,20 @@ def room_create(
     remind_hours: int = 24,
     grace_days: int = 1,
     vacation_days: int = 14,
+    rated: bool | None = None,
 ) -> Room:
-    """A new room with its sides (in turn order) and its seed committed in entry #1."""
+    """A new room with its sides (in turn order) and its seed committed in entry #1.
+
+    ``rated``: fixed here for good; a room of 2 sides is rated unless asked not to be, a
+    room of more sides cannot be (Glicko-2 rates one side against one other)."""
     rules, edition = _checked_variant(system, rules, edition)
     names = _checked_sides(sides)
+    if rated is None:
+        rated = len(names) == 2
+    if rated and len(names) != 2:
+        raise ApplicationError(
+            f"only a room of 2 sides can be rated, this one has {len(names)}", field="rated"
+        )
     if side and side not in names:
         raise ApplicationError("not one of the room's sides", field="side", allowed=names)
     referee_user = _checked_referee(creator, referee)
@@ -64,6 +74,7 @@ def room_create(
             vacation_days=vacation_days,
             server_seed=seed,
             seed_commitment=commitment_of(seed),
+            rated=rated,
         )
         now = timezone.now()
         RoomSide.objects.bulk_create(
