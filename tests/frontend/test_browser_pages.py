@@ -81,7 +81,7 @@ def test_the_login_form_is_labelled_and_keyboard_reachable(page):
 
 PHONE_PAGES = ("/", "/games", "/calculators/", "/calculators/aa", "/calculators/risk",
                "/calculators/wif", "/calculators/france-1944", "/rules", "/verify", "/settings",
-               "/login")  # fmt: skip
+               "/login", "/rooms", "/leaderboard", "/players/phone-ann")  # fmt: skip
 
 
 def test_the_board_fits_a_phone_and_names_each_card_symbol_on_hover(chromium, site, signed_in):
