@@ -54,10 +54,15 @@ def _fixed_server_seeds(monkeypatch) -> None:
     monkeypatch.setattr("games.services.lobby.new_seed", lambda: f"{next(counter):064x}")
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(scope="module", autouse=True)
 def _fast_password_hashing():
     """MD5 instead of PBKDF2 for the many users these tests make: hashing was most of their
-    set-up time. (Only the hash's strength changes; the password validators still run.)"""
+    set-up time. (Only the hash's strength changes; the password validators still run.)
+
+    Per module, not per session: a session fixture stayed on after the last test of
+    ``tests/games`` and the integration tests that ran later made users with MD5 hashes that
+    their separate server process (PBKDF2 only) refused ("invalid_credentials" in a CI run
+    whose services pass ran a tests/games module first)."""
     from django.test.utils import override_settings
 
     # override_settings sends ``setting_changed``, on which Django resets every hasher cache
