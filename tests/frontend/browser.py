@@ -51,8 +51,11 @@ class Site:
         # Mail stays in memory (``memorymail://``): the console backend printed every "your turn"
         # mail to the shells' stdout from the task threads, in the middle of the lines the tests
         # read there ("READY" with a mail inside it failed test_browser_ships in a CI run).
+        # Sign-ins are not throttled here: every browser context signs in from 127.0.0.1, and
+        # the site's 10 a minute per address (tested in tests/games) refused the rooms test's
+        # two sign-ins after the other modules' in a CI run (429). Nothing here tests it.
         self.env = {**env, "WARBOARD_VAR_DIR": str(var_dir), "AI_DELAY_MS": "0", "DEBUG": "false",
-                    "EMAIL_URL": "memorymail://"}  # fmt: skip
+                    "EMAIL_URL": "memorymail://", "THROTTLE_LOGIN": "1000/min"}  # fmt: skip
         self.process: subprocess.Popen[bytes] | None = None
 
     def manage(self, *args: str, timeout: float = 180) -> str:

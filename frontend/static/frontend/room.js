@@ -54,19 +54,28 @@
     }));
   }
 
-  async function loadJournal() {
+  // One journal read at a time: a read started by a post or a join while the page's first read
+  // was still under way asked for the same entries and showed them twice.
+  let reading = Promise.resolve();
+  function loadJournal() {
+    reading = reading.then(readJournal, readJournal);
+    return reading;
+  }
+
+  async function readJournal() {
     for (;;) {
       const res = await api("GET", `/api/rooms/${roomId}/journal?after=${last}${inviteQuery ? `&${inviteQuery}` : ""}`);
       if (!res.ok) return;
       const list = document.getElementById("journal");
       for (const entry of res.data.entries) {
+        if (entry.number <= last) continue; // shown already
         const rolls = (entry.data.rolls || []).map((r) => `#${r.number}: ${r.value}`).join(" ");
         list.append(el("li", { value: entry.number },
           el("span", { className: "muted" }, `${entry.at} ${entry.side} ${entry.kind}: `),
           entry.text,
           rolls ? el("div", { className: "rolls" }, `rolls ${rolls}`) : null));
       }
-      last = res.data.last;
+      last = Math.max(last, res.data.last);
       if (!res.data.more) return;
     }
   }
