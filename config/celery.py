@@ -157,4 +157,10 @@ def _beat_schedule(sender: Celery, **kwargs: Any) -> None:
             "schedule": float(seconds),
             "options": {"expires": float(seconds)},
         },
+        # Tournament tables whose game or room ended while the result task was lost.
+        "games.sweep_tournaments": {
+            "task": "games.sweep_tournaments",
+            "schedule": float(seconds),
+            "options": {"expires": float(seconds)},
+        },
     }

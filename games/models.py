@@ -637,3 +637,15 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind} {self.rating_before:.0f}->{self.rating_after:.0f}"
+
+
+# The tournament models live in their own module; imported here so Django registers them with
+# the app and callers import every model from ``games.models``.
+from games.tournament_models import (  # noqa: E402, F401
+    TableSeat,
+    Tournament,
+    TournamentAction,
+    TournamentEntrant,
+    TournamentRound,
+    TournamentTable,
+)

@@ -130,3 +130,35 @@ def rate_room(room_id: int) -> int:
     from games.services import ratings
 
     return ratings.rate_room(room_id)
+
+
+@shared_task(name="games.tournament_game_over", **DB_RETRY)
+def tournament_game_over(game_id: int) -> bool:
+    """A finished game's result goes to its tournament table, if it has one."""
+    from games.services.tournaments import results
+
+    return results.record_game(game_id)
+
+
+@shared_task(name="games.tournament_room_over", **DB_RETRY)
+def tournament_room_over(room_id: int) -> bool:
+    """A finished room's result goes to its tournament table, if it has one."""
+    from games.services.tournaments import results
+
+    return results.record_room(room_id)
+
+
+@shared_task(name="games.tournament_round_mail", **DB_RETRY)
+def tournament_round_mail(tournament_id: int, number: int) -> int:
+    """Tell every player of a newly paired round their pairing."""
+    from games.services.tournaments import mail
+
+    return mail.round_paired(tournament_id, number)
+
+
+@shared_task(name="games.sweep_tournaments")
+def sweep_tournaments() -> int:
+    """Results a lost task did not record (Celery beat)."""
+    from games.services.tournaments import results
+
+    return results.sweep()

@@ -75,6 +75,7 @@ def dispatch(committed: Committed, *, kick: bool = True) -> None:
         _try("game-over mail", game.pk, lambda: enqueue("games.notify_game_over", game.pk))
         if game.rated:
             _try("ratings", game.pk, lambda: enqueue("games.rate_game", game.pk))
+        _try("tournament", game.pk, lambda: enqueue("games.tournament_game_over", game.pk))
     if kick and committed.server_answers and game.status == Game.Status.RUNNING:
         _try("driver", game.pk, lambda: kick_driver(game.pk))
 

@@ -83,9 +83,9 @@ def game_create(
         raise ApplicationError(
             f"a game has {MIN_SEATS}-{MAX_SEATS} seats", code="invalid", field="seats"
         )
-    _check_name(creator)
+    check_name(creator)
     chosen = checked_options(options or {})
-    allowance = _allowance(time_control, minutes, days)
+    per_decision = allowance(time_control, minutes, days)
     if not 1 <= max_timeouts <= MAX_TIMEOUTS:
         raise ApplicationError(
             f"between 1 and {MAX_TIMEOUTS}", code="invalid", field="max_timeouts"
@@ -104,7 +104,7 @@ def game_create(
         game = Game.objects.create(
             kind=NAUTICAL_RISK, name=name, creator=creator, seat_count=seats,
             options=chosen.to_dict(), public=public, time_control=time_control,
-            time_per_decision=allowance, max_timeouts=max_timeouts, server_seed=server_seed,
+            time_per_decision=per_decision, max_timeouts=max_timeouts, server_seed=server_seed,
             seed_commitment=commitment_of(server_seed), ai_level=ai_level,
             ai_delay_ms=ai_delay_ms, hints=bool(hints), rated=bool(rated),
         )  # fmt: skip
@@ -155,7 +155,7 @@ def checked_options(raw: dict[str, Any]) -> Options:
     return Options.from_dict({**raw, "win": win})
 
 
-def _allowance(time_control: str, minutes: int | None, days: int | None) -> timedelta | None:
+def allowance(time_control: str, minutes: int | None, days: int | None) -> timedelta | None:
     if time_control == Game.TimeControl.UNTIMED:
         return None
     if time_control == Game.TimeControl.LIVE:
@@ -204,7 +204,7 @@ def game_join(*, game_id: int, user: Any, invite: str = "", client_seed: str = "
         if not game.public and not access.invite_matches(game, invite):
             raise ForbiddenError("this game is by invitation", code="invite_required",
                                  field="invite")  # fmt: skip
-        _check_name(user)
+        check_name(user)
         position = _free_position(game)
         lobby_feed.changed(game.pk, public=game.public)
         return Seat.objects.create(
@@ -213,7 +213,7 @@ def game_join(*, game_id: int, user: Any, invite: str = "", client_seed: str = "
         )  # fmt: skip
 
 
-def _check_name(user: Any) -> None:
+def check_name(user: Any) -> None:
     """An account named like the server's own seats (made by ``createsuperuser``, which does not
     go through registration) cannot sit: the engine would mistake it for an allied army."""
     if is_reserved_name(user.get_username()):
@@ -270,31 +270,63 @@ def game_start(*, game_id: int, user: Any) -> Game:
     with transaction.atomic():
         game = _open_game(game_id, user)
         _creator_only(game, user)
-        seats = list(game.seats.select_related("user__profile").order_by("position"))
-        if len(seats) != game.seat_count:
-            raise ConflictError(
-                f"{game.seat_count - len(seats)} seat(s) are empty: wait for players or fill "
-                "them with bots",
-                code="seats_empty",
-            )
-        seed = engine_seed(game.server_seed, [s.client_seed for s in seats])
-        state = new_game(
-            [s.player for s in seats], seed=seed, options=Options.from_dict(game.options)
+        return _start(game)
+
+
+def _start(game: Game) -> Game:
+    """Deal the locked open game from its seats; the caller holds ``atomic`` and the lock."""
+    seats = list(game.seats.select_related("user__profile").order_by("position"))
+    if len(seats) != game.seat_count:
+        raise ConflictError(
+            f"{game.seat_count - len(seats)} seat(s) are empty: wait for players or fill "
+            "them with bots",
+            code="seats_empty",
         )
-        game.status = Game.Status.RUNNING
-        game.started_at = timezone.now()
-        # Fixed here for good: a bot seat at the start makes the game unrated.
-        game.rated = game.rated and all(not s.is_bot for s in seats)
-        game.save(update_fields=["status", "started_at", "rated"])
-        snapshots.create(
-            game, state, server_turn=bool(clock.answered_by_server(game, state, seats))
-        )
-        colours = {seat.id: seat.colour for seat in state.seats}
-        for seat in seats:
-            seat.colour = colours[seat.player]
-        Seat.objects.bulk_update(seats, ["colour"])
-        _started(game, state, seats)
+    seed = engine_seed(game.server_seed, [s.client_seed for s in seats])
+    state = new_game([s.player for s in seats], seed=seed, options=Options.from_dict(game.options))
+    game.status = Game.Status.RUNNING
+    game.started_at = timezone.now()
+    # Fixed here for good: a bot seat at the start makes the game unrated.
+    game.rated = game.rated and all(not s.is_bot for s in seats)
+    game.save(update_fields=["status", "started_at", "rated"])
+    snapshots.create(game, state, server_turn=bool(clock.answered_by_server(game, state, seats)))
+    colours = {seat.id: seat.colour for seat in state.seats}
+    for seat in seats:
+        seat.colour = colours[seat.player]
+    Seat.objects.bulk_update(seats, ["colour"])
+    _started(game, state, seats)
     return game
+
+
+def game_create_seated(
+    *,
+    creator: Any,
+    players: list[Any],
+    name: str,
+    options: dict[str, Any],
+    time_control: str,
+    time_per_decision: timedelta | None,
+    ai_level: str,
+    rated: bool,
+) -> Game:
+    """A game dealt at once with ``players`` in its seats, in order (a tournament's table):
+    ``None`` is a bot seat. ``creator`` (the tournament's staff) holds no seat. Hints are off:
+    a tournament game is the players' own play. The caller holds ``atomic``."""
+    game = Game.objects.create(
+        kind=NAUTICAL_RISK, name=name, creator=creator, seat_count=len(players),
+        options=checked_options(options).to_dict(), public=True, time_control=time_control,
+        time_per_decision=time_per_decision, server_seed=(seed := new_seed()),
+        seed_commitment=commitment_of(seed), ai_level=ai_level, ai_delay_ms=settings.AI_DELAY_MS,
+        hints=False, rated=rated,
+    )  # fmt: skip
+    for position, user in enumerate(players):
+        if user is not None:
+            check_name(user)
+        Seat.objects.create(
+            game=game, position=position, user=user,
+            player=user.get_username() if user is not None else f"{BOT_PREFIX}{position + 1}",
+        )  # fmt: skip
+    return _start(game_lock(game.pk))
 
 
 def _started(game: Game, state: Any, seats: list[Seat]) -> None:

@@ -136,6 +136,7 @@ def game_end(game: Game, reason: str) -> Game:
         clock.close_deadlines(game, Deadline.Status.CANCELLED, now)
         pk = game.pk
         transaction.on_commit(lambda: enqueue("games.notify_game_over", pk))
+        transaction.on_commit(lambda: enqueue("games.tournament_game_over", pk))
         on_commit_notice(
             game, {"type": "notice", "kind": "game_over", "game": game.pk, "reason": reason}
         )

@@ -92,7 +92,12 @@ def room_entrants(room: Room) -> list[Entrant]:
 
 
 def game_kind(game: Game) -> str:
-    return Rating.Kind.FAST_RISK_2P if game.seat_count == 2 else Rating.Kind.FAST_RISK_MULTI
+    return game_kind_for_seats(game.seat_count)
+
+
+def game_kind_for_seats(seats: int) -> str:
+    """Fast Risk's rating kind: Glicko-2 for 2 seats, OpenSkill for 3-6."""
+    return Rating.Kind.FAST_RISK_2P if seats == 2 else Rating.Kind.FAST_RISK_MULTI
 
 
 def rate_game(game_id: int) -> int:

@@ -473,9 +473,10 @@ def _finish(room: Room, result: dict[str, Any], *, by: str) -> RoomEntry:
     room.status, room.finished_at = Room.Status.FINISHED, now
     room.result = {**result, "decided_by": by}
     room.save(update_fields=["status", "finished_at", "result"])
+    room_id = room.pk
     if room.rated:
-        room_id = room.pk
         transaction.on_commit(lambda: enqueue("games.rate_room", room_id))
+    transaction.on_commit(lambda: enqueue("games.tournament_room_over", room_id))
     who = "every side agrees" if by == "sides" else "the referee decides"
     return append(
         room,

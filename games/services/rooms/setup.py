@@ -47,8 +47,8 @@ def room_create(
 
     ``rated``: fixed here for good; a room of 2 sides is rated unless asked not to be, a
     room of more sides cannot be (Glicko-2 rates one side against one other)."""
-    rules, edition = _checked_variant(system, rules, edition)
-    names = _checked_sides(sides)
+    rules, edition = checked_variant(system, rules, edition)
+    names = checked_sides(sides)
     if rated is None:
         rated = len(names) == 2
     if rated and len(names) != 2:
@@ -126,26 +126,48 @@ def room_join(*, room_id: int, user: Any, side: str, invite: str | None = None) 
         wanted.save(update_fields=["user", "joined_at"])
         _joined(room, user, side)
         if all(s.user_id is not None for s in sides):
-            room.status, room.started_at = Room.Status.RUNNING, now
-            room.turn_number, room.turn_position, room.turn_started_at = 1, 0, now
-            room.save(
-                update_fields=[
-                    "status",
-                    "started_at",
-                    "turn_number",
-                    "turn_position",
-                    "turn_started_at",
-                ]
-            )
-            append(
-                room,
-                kind=RoomEntry.Kind.SYSTEM,
-                author=None,
-                side=SERVER,
-                text=f"The room starts: turn 1, {sides[0].name} to move",
-                data={"event": "started", "turn": 1, "to_move": sides[0].name},
-            )
+            _start(room, sides, now)
     return room
+
+
+def room_create_seated(*, creator: Any, players: Sequence[Any], **settings: Any) -> Room:
+    """A room with ``players`` on its sides in order, started at once (a tournament's game):
+    ``creator`` (the tournament's staff) referees and plays no side. The caller holds
+    ``atomic``; ``settings`` are ``room_create``'s."""
+    room = room_create(creator=creator, **settings)
+    sides = list(room.sides.all())
+    if len(sides) != len(players):
+        raise ApplicationError(f"{len(players)} players for {len(sides)} sides", field="sides")
+    now = timezone.now()
+    for side, user in zip(sides, players, strict=True):
+        side.user, side.joined_at = user, now
+        side.save(update_fields=["user", "joined_at"])
+        _joined(room, user, side.name)
+    _start(room, sides, now)
+    return room
+
+
+def _start(room: Room, sides: Sequence[RoomSide], now: Any) -> None:
+    """Every side is taken: turn 1 begins with the first side."""
+    room.status, room.started_at = Room.Status.RUNNING, now
+    room.turn_number, room.turn_position, room.turn_started_at = 1, 0, now
+    room.save(
+        update_fields=[
+            "status",
+            "started_at",
+            "turn_number",
+            "turn_position",
+            "turn_started_at",
+        ]
+    )
+    append(
+        room,
+        kind=RoomEntry.Kind.SYSTEM,
+        author=None,
+        side=SERVER,
+        text=f"The room starts: turn 1, {sides[0].name} to move",
+        data={"event": "started", "turn": 1, "to_move": sides[0].name},
+    )
 
 
 def _joined(room: Room, user: Any, side: str) -> RoomEntry:
@@ -160,7 +182,7 @@ def _joined(room: Room, user: Any, side: str) -> RoomEntry:
     )
 
 
-def _checked_variant(system: str, rules: str, edition: str) -> tuple[str, str]:
+def checked_variant(system: str, rules: str, edition: str) -> tuple[str, str]:
     if system not in Room.System.values:
         raise ApplicationError("not a game system", field="system", allowed=Room.System.values)
     if system != Room.System.AXIS_ALLIES:
@@ -178,7 +200,7 @@ def _checked_variant(system: str, rules: str, edition: str) -> tuple[str, str]:
     return rules, edition
 
 
-def _checked_sides(sides: Sequence[str]) -> list[str]:
+def checked_sides(sides: Sequence[str]) -> list[str]:
     names = [str(s).strip() for s in sides]
     if not MIN_SIDES <= len(names) <= MAX_SIDES:
         raise ApplicationError(f"a room has {MIN_SIDES}-{MAX_SIDES} sides", field="sides")
