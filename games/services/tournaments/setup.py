@@ -6,9 +6,10 @@ Decisions where the issue is silent:
   (or the start) and up to ``max_entrants``. A withdrawal before the start deletes the entry
   (the player may register again); a staff removal keeps it, marked removed, so the player
   cannot simply re-register.
-- **Late entries** (Swiss and tables only): while the event runs and fewer than
-  ``late_entry_rounds`` rounds are paired, a player may still register; they are paired from
-  the next round, on no points, seeded after everyone already in.
+- **Late entries** (Swiss and tables only): ``late_entry_rounds`` is the last round a late
+  entrant may start in (0 or 1: none). While the event runs and the next round is no later, a
+  player may still register; they are paired from the next round, on no points for the rounds
+  missed, seeded after everyone already in.
 - **Seeding** at the start: by the rating of the event's kind (Fast Risk 1 v 1, Fast Risk
   tables, or the room's system), unrated players at the system's starting rating, then by
   registration time.
@@ -185,7 +186,7 @@ def register(*, tournament_id: int, user: Any) -> TournamentEntrant:
         now = timezone.now()
         first_round = 1
         if tournament.status == Tournament.Status.RUNNING:
-            if tournament.current_round >= tournament.late_entry_rounds:
+            if tournament.current_round + 1 > tournament.late_entry_rounds:
                 raise ConflictError("entries are closed: the event is under way",
                                     code="registration_closed")  # fmt: skip
             first_round = tournament.current_round + 1
