@@ -75,7 +75,8 @@ class Tournament(models.Model):
         default=default_place_points, help_text="Tables: points for 1st, 2nd, ... place."
     )
     late_entry_rounds = models.PositiveSmallIntegerField(
-        default=0, help_text="Swiss and tables: the last round a late entrant may start in (0 or 1: none)."
+        default=0,
+        help_text="Swiss and tables: the last round a late entrant may start in (0 or 1: none).",
     )
     auto_pair = models.BooleanField(
         default=True, help_text="Pair the next round as soon as the last one is complete."

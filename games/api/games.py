@@ -436,7 +436,8 @@ class HintApi(APIView):
         description=(
             "The hard AI's choice (an action as POST actions takes it, with the player) and its "
             "reasons in words, with the exact odds it used; computed from the caller's own view "
-            "only. 403 hints_off in a game that turns hints off, 403 not_seated without a seat, "
+            "only. 403 hints_off in a game that turns hints off, 403 hints_rated in a rated game "
+            "(people only: their rating measures their own play), 403 not_seated without a seat, "
             "409 not_your_decision when nothing is asked of the caller, 409 not_running. "
             + NOT_FOUND
         ),

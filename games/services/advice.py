@@ -2,7 +2,8 @@
 
 Computed from the caller's own view only (``risk.rules.bots.bot_view``: the state with every
 card they may not see blanked), so a hint tells nothing the player could not work out. Refused
-in games that turn hints off (``Game.hints``), to anyone without a seat, and when nothing is
+in games that turn hints off (``Game.hints``), in rated games (only people sit at one, and
+their rating should measure their play, not the AI's: ``hints_rated``), to anyone without a seat, and when nothing is
 asked of the caller. Its randomness is seeded by the game, version and player, so asking again
 gives the same hint.
 """
@@ -25,6 +26,9 @@ def game_hint(game: Game, user: Any) -> dict[str, Any]:
     """``{"version", "player", "action", "reasons"}`` for ``user``'s pending decision."""
     if not game.hints:
         raise ForbiddenError("hints are turned off in this game", code="hints_off")
+    if game.rated:
+        # A rated game is the players' own play: the AI's advice would be playing for them.
+        raise ForbiddenError("a rated game is played without the AI's hints", code="hints_rated")
     seat = seat_of(game, user)
     if seat is None or seat.state == Seat.State.LEFT:
         raise ForbiddenError("you hold no seat in this game", code="not_seated")

@@ -74,7 +74,8 @@ def game_summary(game: Game, seats: list[Seat]) -> dict[str, Any]:
         "max_timeouts": game.max_timeouts,
         "ai_level": game.ai_level,
         "ai_delay_ms": game.ai_delay_ms,
-        "hints": game.hints,
+        # Offered only in unrated games (games.services.advice).
+        "hints": game.hints and not game.rated,
         "rated": game.rated,
         "seed_commitment": game.seed_commitment,
         "created_at": game.created_at.isoformat(),

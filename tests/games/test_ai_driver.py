@@ -98,7 +98,7 @@ def test_the_ai_plays_a_game_to_its_end_at_each_level(alice, bob):
 
 
 def test_a_hint_is_the_hard_ais_choice_for_the_callers_decision(alice, bob):
-    game = lobby.game_create(creator=alice, seats=2)
+    game = lobby.game_create(creator=alice, seats=2, rated=False)
     lobby.game_join(game_id=game.pk, user=bob)
     game = lobby.game_start(game_id=game.pk, user=alice)
     answer = advice.game_hint(game, alice)
@@ -122,7 +122,15 @@ def test_hints_are_refused_when_off_to_strangers_and_when_nothing_is_asked(alice
     with pytest.raises(ForbiddenError) as stranger:
         advice.game_hint(game, carol)
     assert stranger.value.code == "not_seated"
+    # Two people in a rated game: the AI does not help either (hints on or not).
     game = lobby.game_create(creator=alice, seats=2)
+    lobby.game_join(game_id=game.pk, user=bob)
+    game = lobby.game_start(game_id=game.pk, user=alice)
+    assert game.rated is True
+    with pytest.raises(ForbiddenError) as rated:
+        advice.game_hint(game, alice)
+    assert rated.value.code == "hints_rated"
+    game = lobby.game_create(creator=alice, seats=2, rated=False)
     lobby.game_join(game_id=game.pk, user=bob)
     game = lobby.game_start(game_id=game.pk, user=alice)
     advice_for_alice = advice.game_hint(game, alice)  # both arrange at once: each may ask
@@ -145,7 +153,7 @@ def test_the_hint_endpoint_answers_the_caller_and_is_throttled(alice, bob, setti
         "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
                                    "hint": "2/min"},
     }  # fmt: skip
-    game = lobby.game_create(creator=alice, seats=2)
+    game = lobby.game_create(creator=alice, seats=2, rated=False)
     lobby.game_join(game_id=game.pk, user=bob)
     lobby.game_start(game_id=game.pk, user=alice)
     client = APIClient()
