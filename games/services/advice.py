@@ -3,9 +3,9 @@
 Computed from the caller's own view only (``risk.rules.bots.bot_view``: the state with every
 card they may not see blanked), so a hint tells nothing the player could not work out. Refused
 in games that turn hints off (``Game.hints``), in rated games (only people sit at one, and
-their rating should measure their play, not the AI's: ``hints_rated``), to anyone without a seat, and when nothing is
-asked of the caller. Its randomness is seeded by the game, version and player, so asking again
-gives the same hint.
+their rating should measure their play, not the AI's: ``hints_rated``), to anyone without a
+seat, and when nothing is asked of the caller. Its randomness is seeded by the game, version
+and player, so asking again gives the same hint.
 """
 
 from __future__ import annotations

@@ -414,3 +414,29 @@ def test_a_game_ended_by_an_administrator_waits_for_the_staff_result(staff):
     cup.refresh_from_db()
     assert cup.status == "finished" and cup.champion.username == "ann"
     assert Game.objects.get(pk=table.game.pk).result["ended_by"] == "admin"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_people_only_table_event_rates_its_games_with_openskill(staff):
+    from tests.games.helpers import play_out
+
+    players = [make_user(n) for n in ("ann", "bea", "cid")]
+    cup = fast_risk_event(staff, format="tables", rounds=1, options={**ONE_ROUND})
+    enter(players, cup)
+    setup.tournament_start(actor=staff, tournament_id=cup.pk)
+    table = tables_of(cup, 1)[0]
+    assert table.game.rated is True and table.game.hints is False
+    play_out(table.game, players)
+    cup.refresh_from_db()
+    table.refresh_from_db()
+    assert table.outcome == "played" and cup.status == "finished"
+    seats = sorted(table.seats.select_related("entrant__user"), key=lambda s: s.place)
+    # The game's ranking is the table's order, and the OpenSkill update follows the places.
+    ranking = Game.objects.get(pk=table.game.pk).result["ranking"]
+    assert [s.entrant.user.username for s in seats] == ranking
+    assert [s.points for s in seats] == [10.0, 6.0, 4.0]
+    changes = RatingChange.objects.filter(game=table.game, kind="fast_risk_multi")
+    assert changes.count() == 3
+    by_user = {c.user.username: c.rating_after - c.rating_before for c in changes}
+    assert by_user[ranking[0]] > 0 > by_user[ranking[2]]
+    assert cup.champion.username == ranking[0]
