@@ -57,7 +57,9 @@ GROUPS = (
         ),
     ),
 )
-DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+#: A plain text input: a browser's date-time picker takes a Tab per part and shows its focus
+#: inside its parts, which the site's keyboard checks cannot see.
+DATETIME = forms.DateTimeInput(format="%Y-%m-%d %H:%M", attrs={"placeholder": "YYYY-MM-DD HH:MM"})
 
 
 def _number(low: int, high: int, **kwargs: Any) -> forms.IntegerField:
@@ -118,10 +120,14 @@ class TournamentForm(forms.Form):
     # The event.
     rated = forms.BooleanField(required=False, initial=True, label="Rated")
     registration_opens = forms.DateTimeField(
-        required=False, widget=DATETIME, label="Registration opens (UTC; empty: now)"
+        required=False,
+        widget=DATETIME,
+        label="Registration opens (YYYY-MM-DD HH:MM, UTC; empty: now)",
     )
     registration_closes = forms.DateTimeField(
-        required=False, widget=DATETIME, label="Registration closes (UTC; empty: at the start)"
+        required=False,
+        widget=DATETIME,
+        label="Registration closes (YYYY-MM-DD HH:MM, UTC; empty: at the start)",
     )
     min_entrants = _number(
         2, 256, required=False, label="Fewest entrants (empty: 2, or the smallest table)"

@@ -203,29 +203,57 @@ def test_the_pairings_link_each_room_and_show_the_entered_results(finished):
     assert text.count(f'href="/rooms/{tables[0].room_id}"') == 1
 
 
+def test_a_bye_shows_in_the_pairings_and_the_crosstable(referee, players):
+    """Three players: each round one sits out (a round robin's bye is worth nothing)."""
+    tournament = room_robin(referee)
+    for player in players[:3]:
+        setup.register(tournament_id=tournament.pk, user=player)
+    setup.tournament_start(actor=referee, tournament_id=tournament.pk)
+    bye = TournamentTable.objects.get(round__tournament=tournament, outcome="bye")
+    (idle,) = seated(bye)
+    text = page(browser(), f"/tournaments/{tournament.pk}")
+    row = next(r for r in table_rows(text, "round-1-pairings") if r[4] == "bye")
+    assert row == [str(bye.number), f"{idle} v bye", "0", "\u2014", "bye"]
+    grid = {r[1]: r[2:] for r in table_rows(text, "crosstable")}
+    assert grid[idle] == ["bye 0", "0"]
+    assert all(cells == ["\u00b7", "0"] for name, cells in grid.items() if name != idle)
+
+
 # --- players ------------------------------------------------------------------------------------
+
+
+def csrf_token(text: str) -> str:
+    match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', text)
+    assert match is not None
+    return match.group(1)
 
 
 def test_a_player_registers_and_withdraws_with_the_forms(referee, players):
     tournament = room_robin(referee)
     alice = players[0]
     url = f"/tournaments/{tournament.pk}"
-    signed_in = browser(alice)
-    assert f'action="{url}/register"' in page(signed_in, url)
+    signed_in = Client(enforce_csrf_checks=True)  # as a browser: the forms carry the token
+    signed_in.force_login(alice)
+    text = page(signed_in, url)
+    assert f'action="{url}/register"' in text
+    assert signed_in.post(f"{url}/register").status_code == 403  # no token: Django's refusal
+    assert tournament.entrants.count() == 0
 
-    response = signed_in.post(f"{url}/register")
+    response = signed_in.post(f"{url}/register", {"csrfmiddlewaretoken": csrf_token(text)})
     assert response.status_code == 302 and response["Location"] == url
     assert list(tournament.entrants.values_list("user__username", flat=True)) == ["alice"]
     text = page(signed_in, url)
     assert "You are entered." in text  # the service's success, shown once
     assert f'action="{url}/withdraw"' in text and f'action="{url}/register"' not in text
+    assert "You are entered." not in page(signed_in, url)
 
-    again = signed_in.post(f"{url}/register")  # refused by the service: its message shown
-    assert again.status_code == 302
+    again = signed_in.post(f"{url}/register", {"csrfmiddlewaretoken": csrf_token(text)})
+    assert again.status_code == 302  # refused by the service: its message shown
     assert "you are entered already" in page(signed_in, url)
     assert tournament.entrants.count() == 1
 
-    assert signed_in.post(f"{url}/withdraw")["Location"] == url
+    withdrawn = signed_in.post(f"{url}/withdraw", {"csrfmiddlewaretoken": csrf_token(text)})
+    assert withdrawn["Location"] == url
     assert tournament.entrants.count() == 0
     assert TournamentAction.objects.filter(tournament=tournament, action="withdrew",
                                            actor=alice).count() == 1  # fmt: skip
@@ -361,7 +389,7 @@ FORM = {
     "format": "swiss", "win": "round-limit", "round_limit": "12", "time_control": "live",
     "minutes": "5", "days": "", "ai_level": "normal", "room_system": "", "room_rules": "",
     "room_edition": "", "room_sides": "", "days_per_turn": "7", "rated": "on",
-    "registration_opens": "", "registration_closes": "2030-01-02T18:00", "min_entrants": "",
+    "registration_opens": "", "registration_closes": "2030-01-02 18:00", "min_entrants": "",
     "max_entrants": "32", "rounds": "4", "table_min": "3", "table_max": "6",
     "place_points": "", "late_entry_rounds": "2", "auto_pair": "on",
 }  # fmt: skip

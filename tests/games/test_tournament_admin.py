@@ -100,6 +100,11 @@ def test_the_changelist_actions_start_and_pair_through_the_services(admin, root,
     tournament.refresh_from_db()
     assert (tournament.status, tournament.current_round, tournament.rounds) == ("running", 1, 3)
 
+    change = admin.get(reverse("admin:games_tournament_change", args=[tournament.pk]))
+    rooms = TournamentTable.objects.filter(round__tournament=tournament).values_list(
+        "room", flat=True
+    )
+    assert all(f"room {room}" in change.content.decode() for room in rooms)  # the round's tables
     early = act(admin, "pair_next_rounds", [tournament.pk])
     assert notes(early) == ["Robin: round 1 is still being played"]
     for table in TournamentTable.objects.filter(round__tournament=tournament):
