@@ -253,7 +253,7 @@ def _stand_in(request: HttpRequest, tournament_id: int) -> str:
 
 def _result(request: HttpRequest, tournament_id: int) -> str:
     table = _whole_numbers([_text(request, "table")], "table")
-    if len(table) != 1:
+    if len(table) != 1 or not 0 < table[0] < 2**63:  # a row id, not a database overflow
         raise ApplicationError("choose a table", field="table")
     places = _whole_numbers(request.POST.getlist("places"), "places")
     held = _whole_numbers(request.POST.getlist("territories"), "territories")

@@ -334,6 +334,8 @@ def test_staff_run_the_event_from_the_page(referee, players):
     assert list(first.seats.order_by("position").values_list("points", flat=True)) == [0.0, 1.0]
     staff.post(f"{url}/result", {"table": str(second.pk), "places": ["1", "3"]})
     assert "a place 1-2 (places.1)" in page(staff, url)
+    staff.post(f"{url}/result", {"table": str(10**30), "places": ["1", "2"]})
+    assert "choose a table (table)" in page(staff, url)
     second.refresh_from_db()
     assert second.outcome == ""
 
