@@ -1,6 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
+from frontend import tournament_views as tournaments
 from frontend.views import (
     AACalculatorView,
     CalculatorsView,
@@ -91,4 +92,12 @@ urlpatterns = [
     path("rules", RulesView.as_view(), name="rules-page"),
     path("leaderboard", LeaderboardView.as_view(), name="leaderboard-page"),
     path("players/<str:username>", PlayerView.as_view(), name="player-page"),
+    path("tournaments", tournaments.tournament_list, name="tournaments-page"),
+    path("tournaments/new", tournaments.tournament_new, name="tournament-new"),
+    path("tournaments/<id:tournament_id>", tournaments.tournament_page, name="tournament-page"),
+    path(
+        "tournaments/<id:tournament_id>/<slug:action>",
+        tournaments.tournament_post,
+        name="tournament-action",
+    ),
 ]
