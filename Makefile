@@ -27,6 +27,7 @@ bench:
 	@.venv/bin/python bench/risk_engine.py
 	@.venv/bin/python bench/risk_growth.py
 	@.venv/bin/python bench/seating.py
+	@.venv/bin/python bench/pairing.py
 	@.venv/bin/python bench/ai_strength.py --games 100 --seed 1 --round-cap 40 --jobs 2
 
 # The load benchmark of issue 7 (not part of `make bench`: it needs PostgreSQL and Redis running,

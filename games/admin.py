@@ -59,7 +59,6 @@ from games.services import operations
 from games.services.tournaments import pairing
 from games.services.tournaments import setup as tournament_setup
 from games.services.tournaments.log import logged
-from games.services.tournaments.setup import MAX_ENTRANTS
 from risk.rules import to_dict
 
 SECRET = "secret until the game is over"
@@ -524,8 +523,12 @@ class TournamentChangeForm(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         low, high = cleaned.get("min_entrants"), cleaned.get("max_entrants")
-        if low is not None and high is not None and not 2 <= low <= high <= MAX_ENTRANTS:
-            self.add_error("max_entrants", f"2 <= min_entrants <= max_entrants <= {MAX_ENTRANTS}")
+        if low is not None and high is not None:
+            t = self.instance
+            try:  # the same limits as at creation, the format's largest field among them
+                tournament_setup.check_counts(t.format, low, high, t.table_min, t.table_max)
+            except ApplicationError as exc:
+                self.add_error(exc.field if exc.field in self.fields else None, str(exc))
         opens, closes = cleaned.get("registration_opens"), cleaned.get("registration_closes")
         if opens and closes and closes <= opens:
             self.add_error("registration_closes", "registration must close after it opens")

@@ -41,6 +41,12 @@ TABLES = "tables"
 FORMATS = (ROUND_ROBIN, SWISS, KNOCKOUT, TABLES)
 #: Formats whose field is fixed at the start.
 CLOSED_FORMATS = frozenset({ROUND_ROBIN, KNOCKOUT})
+#: The largest field each format takes. A round is paired inside a request or a result task
+#: while the tournament's row is locked, so the pairing must stay short: bench/pairing.py
+#: measures the slowest round at ~1.7 s for a Swiss of 64 (128 took ~19 s: the Dutch engine
+#: grows steeply) and ~1.3 s for 120 players at tables. A round robin of 24 is already 23
+#: rounds of correspondence; a knockout bracket is instant at any size.
+MAX_FIELD = {ROUND_ROBIN: 24, SWISS: 64, KNOCKOUT: 256, TABLES: 120}
 
 Game = tuple[P, P | None, float]
 

@@ -140,10 +140,10 @@ def test_the_list_shows_each_tournament_in_its_section(finished, referee, player
     rows = table_rows(text.replace("<table>", '<table id="any">', 1), "any")
     assert rows == [["Spring Open", "Round robin",
                      "Axis & Allies, A&A Chess, classic edition: Axis v Allies, 7 days per turn",
-                     "1 / 64", "not started", "—"]]  # fmt: skip
+                     "1 / 24", "not started", "—"]]  # fmt: skip
     finished_rows = table_rows(text[done:].replace("<table>", '<table id="f">', 1), "f")
     assert finished_rows[0][0] == "Chess Cup"
-    assert finished_rows[0][3:] == ["4 / 64", "3 / 3", "alice"]
+    assert finished_rows[0][3:] == ["4 / 24", "3 / 3", "alice"]
     assert 'href="/tournaments/new"' not in text  # for staff only
     assert 'href="/tournaments/new"' in page(browser(referee), "/tournaments")
 

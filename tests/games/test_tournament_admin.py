@@ -141,7 +141,7 @@ def test_a_change_saves_the_edited_fields_and_logs_them(admin, root):
     form = {
         "name": "Robin Renamed", "description": "now with a description",
         "registration_opens_0": "", "registration_opens_1": "", "registration_closes_0": "",
-        "registration_closes_1": "", "min_entrants": "2", "max_entrants": "64", "auto_pair": "on",
+        "registration_closes_1": "", "min_entrants": "2", "max_entrants": "24", "auto_pair": "on",
         "entrants-TOTAL_FORMS": "0", "entrants-INITIAL_FORMS": "0",
         "round_set-TOTAL_FORMS": "0", "round_set-INITIAL_FORMS": "0",
     }  # fmt: skip
@@ -153,6 +153,10 @@ def test_a_change_saves_the_edited_fields_and_logs_them(admin, root):
     assert (edited.actor, edited.detail) == (root, {"fields": ["name", "description"]})
     refused = admin.post(url, {**form, "min_entrants": "10", "max_entrants": "4"})
     assert refused.status_code == 200
+    # A round robin takes at most 24 (games.competition.formats.MAX_FIELD), edited or not.
+    too_many = admin.post(url, {**form, "max_entrants": "25"})
+    assert too_many.status_code == 200
+    assert "at most 24 entrants" in too_many.content.decode()
     assert TournamentAction.objects.filter(action="edited").count() == 1
 
 

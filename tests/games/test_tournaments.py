@@ -350,6 +350,7 @@ def test_every_staff_action_is_refused_to_a_player_and_writes_nothing(staff, db)
         ({"min_entrants": 1}, "min_entrants"),
         ({"min_entrants": 8, "max_entrants": 4}, "max_entrants"),
         ({"table_min": 2}, "table_min"),
+        ({"format": "swiss", "max_entrants": 65}, "max_entrants"),  # bench/pairing.py
         ({"place_points": [10, 6, 4, 3, 2]}, "place_points"),
         ({"place_points": [10, 12, 4, 3, 2, 1]}, "place_points.1"),
         ({"place_points": [10, 6, "4", 3, 2, 1]}, "place_points.2"),

@@ -25,7 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.exceptions import ApplicationError, ConflictError, NotFoundError
-from games.competition.formats import CLOSED_FORMATS, total_rounds
+from games.competition.formats import CLOSED_FORMATS, MAX_FIELD, total_rounds
 from games.models import AI_LEVELS, Rating, Room, Tournament, TournamentEntrant
 from games.services import lobby
 from games.services.ratings import GLICKO_START, game_kind_for_seats
@@ -64,7 +64,7 @@ def tournament_create(
     registration_opens: datetime | None = None,
     registration_closes: datetime | None = None,
     min_entrants: int | None = None,
-    max_entrants: int = 64,
+    max_entrants: int | None = None,
     rounds: int | None = None,
     table_min: int = 3,
     table_max: int = 6,
@@ -105,9 +105,11 @@ def tournament_create(
             raise ApplicationError("1-60 days, or none (untimed)", field="days_per_turn")
         fields.update(room_system=room_system, room_rules=rules, room_edition=edition,
                       room_sides=sides, days_per_turn=days_per_turn)  # fmt: skip
+    if max_entrants is None:
+        max_entrants = MAX_FIELD.get(format, 2)
     if min_entrants is None:
         min_entrants = table_min if format == Tournament.Format.TABLES else 2
-    _check_counts(format, min_entrants, max_entrants, table_min, table_max)
+    check_counts(format, min_entrants, max_entrants, table_min, table_max)
     _check_rounds(format, rounds, late_entry_rounds)
     points = _checked_points(place_points, table_max)
     if registration_opens and registration_closes and registration_closes <= registration_opens:
@@ -126,7 +128,7 @@ def tournament_create(
     return tournament
 
 
-def _check_counts(fmt: str, low: int, high: int, table_min: int, table_max: int) -> None:
+def check_counts(fmt: str, low: int, high: int, table_min: int, table_max: int) -> None:
     if not (isinstance(low, int) and isinstance(high, int) and 2 <= low <= high <= MAX_ENTRANTS):
         raise ApplicationError(f"2 <= min_entrants <= max_entrants <= {MAX_ENTRANTS}",
                                field="max_entrants" if isinstance(low, int) and low >= 2
@@ -135,6 +137,9 @@ def _check_counts(fmt: str, low: int, high: int, table_min: int, table_max: int)
         raise ApplicationError("whole numbers", field="table_min")
     if not 3 <= table_min <= table_max <= 6:
         raise ApplicationError("tables seat 3 <= table_min <= table_max <= 6", field="table_min")
+    if fmt in MAX_FIELD and high > MAX_FIELD[fmt]:
+        raise ApplicationError(f"a {fmt} event takes at most {MAX_FIELD[fmt]} entrants",
+                               field="max_entrants")  # fmt: skip
     if fmt == Tournament.Format.TABLES and low < table_min:
         raise ApplicationError(f"a tables event needs at least {table_min} entrants",
                                field="min_entrants")  # fmt: skip
