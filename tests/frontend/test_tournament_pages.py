@@ -163,6 +163,8 @@ def test_the_finished_round_robin_shows_standings_with_tie_breaks_and_the_champi
     assert [row[:2] for row in entrants] == [["1", "alice"], ["2", "bob"], ["3", "carol"],
                                              ["4", "dave"]]  # fmt: skip
     assert all(row[2] == "1500" for row in entrants)  # unrated: seeded at Glicko-2's start
+    about = re.sub(r"\s+", " ", text)
+    assert "<dt>Registration</dt><dd>closed</dd>" in about
 
 
 def test_the_crosstable_gives_rank_colour_and_score_per_round(finished):
@@ -235,6 +237,7 @@ def test_a_player_registers_and_withdraws_with_the_forms(referee, players):
     signed_in = Client(enforce_csrf_checks=True)  # as a browser: the forms carry the token
     signed_in.force_login(alice)
     text = page(signed_in, url)
+    assert "<dt>Registration</dt><dd>open now," in text
     assert f'action="{url}/register"' in text
     assert signed_in.post(f"{url}/register").status_code == 403  # no token: Django's refusal
     assert tournament.entrants.count() == 0
