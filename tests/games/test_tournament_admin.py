@@ -174,3 +174,22 @@ def test_the_staff_log_is_read_only(admin, root):
     assert admin.post(reverse("admin:games_tournament_delete", args=[tournament.pk]),
                       {"post": "yes"}).status_code == 403  # fmt: skip
     assert Tournament.objects.filter(pk=tournament.pk).exists()
+
+
+def test_ratings_are_listed_read_only_in_the_admin(admin, root):
+    from django.utils import timezone
+
+    from games.models import Rating
+
+    alice = make_user("alice")
+    Rating.objects.create(user=alice, kind="axis_allies", rating=1662.31, deviation=290.3,
+                          volatility=0.06, games=1, last_played=timezone.now())  # fmt: skip
+    listing = admin.get(reverse("admin:games_rating_changelist") + "?kind__exact=axis_allies")
+    assert listing.status_code == 200
+    assert "alice" in listing.content.decode() and "1662.31" in listing.content.decode()
+    assert admin.get(reverse("admin:games_rating_add")).status_code == 403
+    rating = Rating.objects.get()
+    admin.post(reverse("admin:games_rating_change", args=[rating.pk]), {"rating": "3000"})
+    rating.refresh_from_db()
+    assert rating.rating == 1662.31
+    assert admin.get(reverse("admin:games_ratingchange_changelist")).status_code == 200
