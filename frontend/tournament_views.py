@@ -232,6 +232,12 @@ def _pair(request: HttpRequest, tournament_id: int) -> str:
     return f"Round {paired.number} is paired."
 
 
+def _finish(request: HttpRequest, tournament_id: int) -> str:
+    done = results.finish_now(actor=request.user, tournament_id=tournament_id)
+    champion = done.champion.get_username() if done.champion else "none"
+    return f"The tournament is finished after round {done.rounds}; champion: {champion}."
+
+
 def _cancel(request: HttpRequest, tournament_id: int) -> str:
     setup.tournament_cancel(actor=request.user, tournament_id=tournament_id,
                             reason=_text(request, "reason"))  # fmt: skip
@@ -267,6 +273,7 @@ PLAYER_ACTIONS: dict[str, Action] = {"register": _register, "withdraw": _withdra
 STAFF_ACTIONS: dict[str, Action] = {
     "start": _start,
     "pair": _pair,
+    "finish": _finish,
     "cancel": _cancel,
     "remove": _remove,
     "stand-in": _stand_in,

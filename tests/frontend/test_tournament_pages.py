@@ -37,7 +37,7 @@ WINNER = {
     frozenset({"bob", "dave"}): "dave",
     frozenset({"carol", "dave"}): "carol",
 }
-STAFF_ACTIONS = ("start", "pair", "cancel", "remove", "stand-in", "result")
+STAFF_ACTIONS = ("start", "pair", "finish", "cancel", "remove", "stand-in", "result")
 
 
 def make(name: str, **extra: Any):
@@ -345,6 +345,8 @@ def test_staff_run_the_event_from_the_page(referee, players):
     staff.post(f"{url}/remove", {"username": "dave", "reason": "no-show"})
     assert tournament.entrants.get(user__username="dave").status == "removed"
     assert "dave is removed." in page(staff, url)
+    staff.post(f"{url}/finish")  # a round still being played: refused, shown
+    assert "round 1 is still being played" in page(staff, url)
     staff.post(f"{url}/cancel", {"reason": "snow"})
     tournament.refresh_from_db()
     assert tournament.status == "cancelled"

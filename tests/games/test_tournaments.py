@@ -441,3 +441,25 @@ def test_a_people_only_table_event_rates_its_games_with_openskill(staff):
     by_user = {c.user.username: c.rating_after - c.rating_before for c in changes}
     assert by_user[ranking[0]] > 0 > by_user[ranking[2]]
     assert cup.champion.username == ranking[0]
+
+
+@pytest.mark.django_db
+def test_a_table_event_too_small_to_pair_waits_for_the_staff_to_finish_it(staff):
+    players = [make_user(n) for n in ("ann", "bea", "cid")]
+    cup = fast_risk_event(staff, format="tables", rounds=3)
+    enter(players, cup)
+    setup.tournament_start(actor=staff, tournament_id=cup.pk)
+    table = tables_of(cup, 1)[0]
+    setup.withdraw(tournament_id=cup.pk, user=players[2])  # cid: placed last at the table
+    results.enter_result(actor=staff, tournament_id=cup.pk, table_id=table.pk, places=[1, 2, 3])
+    cup.refresh_from_db()
+    # Two players cannot fill a table of 3: the result stands, the failure is logged.
+    assert cup.status == "running" and cup.current_round == 1
+    failed = cup.actions.get(action="pairing_failed")
+    assert failed.detail["round"] == 2 and "cannot be paired" in failed.detail["reason"]
+    with pytest.raises(ForbiddenError):
+        results.finish_now(actor=players[0], tournament_id=cup.pk)
+    results.finish_now(actor=staff, tournament_id=cup.pk)
+    cup.refresh_from_db()
+    assert cup.status == "finished" and cup.rounds == 1 and cup.champion.username == "ann"
+    assert actions(cup)[-2:] == ["finished_early", "finished"]

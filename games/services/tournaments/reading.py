@@ -128,6 +128,8 @@ def champion_id(tournament: Tournament) -> int | None:
         return None
     if tournament.format == Tournament.Format.KNOCKOUT:
         final = duel_rounds(tournament)[-1]
+        if len(final) != 1:
+            return None  # stopped before its final: a knockout names no champion then
         seeds = dict(tournament.entrants.values_list("pk", "seed"))
         return knockout_winner(final[0], {p: s or 0 for p, s in seeds.items()})
     lines = standings_ids(tournament)

@@ -254,7 +254,29 @@ def after_table(tournament: Tournament) -> None:
     elif tournament.auto_pair:
         from games.services.tournaments import pairing
 
-        pairing.pair_next(tournament, None)
+        try:
+            with transaction.atomic():
+                pairing.pair_next(tournament, None)
+        except ConflictError as exc:
+            # The result stands; the round cannot be paired (too few players left for a
+            # table, say). The staff see why in the log and end the event or pair by hand.
+            logged(tournament, None, "pairing_failed", round=number + 1, reason=str(exc))
+
+
+def finish_now(*, actor: Any, tournament_id: int) -> Tournament:
+    """Staff end the event after its last complete round (when a round cannot be paired, or
+    the staff decide to stop): the champion from the standings so far."""
+    access.require_staff(actor)
+    with transaction.atomic():
+        tournament = access.locked(tournament_id)
+        if tournament.status != Tournament.Status.RUNNING:
+            raise ConflictError(f"the tournament is {tournament.status}", code="not_running")
+        if not reading.round_complete(tournament, tournament.current_round):
+            raise ConflictError(f"round {tournament.current_round} is still being played",
+                                code="round_incomplete")  # fmt: skip
+        logged(tournament, actor, "finished_early", after_round=tournament.current_round)
+        _finish(tournament)
+        return tournament
 
 
 def _knockout_final(tournament: Tournament, number: int) -> bool:
@@ -266,12 +288,14 @@ def _knockout_final(tournament: Tournament, number: int) -> bool:
 
 def _finish(tournament: Tournament) -> None:
     tournament.rounds = tournament.current_round
+    tournament.save(update_fields=["rounds"])
     champion = reading.champion_id(tournament)
-    entrant = TournamentEntrant.objects.select_related("user").get(pk=champion)
-    tournament.champion = entrant.user
+    entrant = TournamentEntrant.objects.select_related("user").filter(pk=champion).first()
+    tournament.champion = entrant.user if entrant else None
     tournament.status, tournament.finished_at = Tournament.Status.FINISHED, timezone.now()
-    tournament.save(update_fields=["rounds", "champion", "status", "finished_at"])
-    logged(tournament, None, "finished", champion=entrant.user.get_username())
+    tournament.save(update_fields=["champion", "status", "finished_at"])
+    logged(tournament, None, "finished",
+           champion=entrant.user.get_username() if entrant else None)  # fmt: skip
 
 
 def sweep() -> int:
