@@ -7,7 +7,8 @@ can forget it and a client generated from the schema sends only requests the ser
   refused even where anonymous use is allowed, with a ``WWW-Authenticate: Token`` challenge.
 - **413** and **415** on every operation with a request body: a body over ``MAX_REQUEST_BODY``
   (``config.web_errors.BodyLimit``), a body that is not JSON.
-- **429** with ``Retry-After`` on every throttled view (``throttle_classes``).
+- **429** with ``Retry-After`` on every throttled view (``throttle_classes``; a ``writes_only``
+  throttle: its POST, PUT, PATCH and DELETE only).
 - Every refusal in the one error shape, ``Error`` (``config.exceptions``).
 - Request strings as the server reads them: no NUL character (DRF refuses it, and PostgreSQL
   cannot store it) and, where a blank value is refused, something besides white space (DRF trims
@@ -26,6 +27,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 from rest_framework.authentication import TokenAuthentication
+from rest_framework.permissions import SAFE_METHODS
 
 from config.exceptions import ErrorSerializer
 from config.strict import ClosedSerializer
@@ -69,7 +71,10 @@ class AutoSchema(openapi.AutoSchema):
         return any(issubclass(c, TokenAuthentication) for c in classes)
 
     def _throttled(self) -> bool:
-        return bool(getattr(self.view, "throttle_classes", ()))
+        classes = getattr(self.view, "throttle_classes", ())
+        if self.method in SAFE_METHODS:  # a throttle that counts writes only never refuses these
+            classes = [c for c in classes if not getattr(c, "writes_only", False)]
+        return bool(classes)
 
     def _has_body(self) -> bool:
         return self.method in BODY_METHODS and self.get_request_serializer() is not None

@@ -196,6 +196,8 @@ REST_FRAMEWORK = {
         "hint": env.str("THROTTLE_HINT", default="30/min"),
         # Correspondence room writes (games.api.rooms): each locks the room's row.
         "rooms": env.str("THROTTLE_ROOMS", default="60/min"),
+        # Tournament writes (games.api.tournaments): each locks the tournament's row.
+        "tournaments": env.str("THROTTLE_TOURNAMENTS", default="60/min"),
         # Anonymous use of the combat calculators (combat.api.limits), per client address.
         "calculator": env.str("THROTTLE_CALCULATOR", default="60/min"),
     },
@@ -220,6 +222,11 @@ SPECTACULAR_SETTINGS = {
         "AABattleResultEnum": "combat.axis_allies.reports.RESULTS",
         "AAUnitEnum": "combat.api.serializers.UNIT_NAMES",
         "RatingKindEnum": "games.services.rating_board.KINDS",
+        "StatusEnum": "games.api.game_schema.GAME_STATUSES",
+        "SystemEnum": "games.api.tournaments.ROOM_SYSTEMS",
+        "TournamentPlayEnum": "games.api.tournaments.PLAYS",
+        "TournamentStatusEnum": "games.api.tournaments.STATUSES",
+        "EntrantStatusEnum": "games.api.tournaments.ENTRANT_STATUSES",
     },
     # The schema states what the server accepts (issue 15): bodies are documented as JSON only
     # (a form body cannot carry the nested objects: options, an action), and a string that may

@@ -43,7 +43,9 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from combat.services import aa_battle_create
+from games.models import Tournament, TournamentTable
 from games.services.rooms.setup import room_create
+from games.services.tournaments import setup as tournament_setup
 from tests.games.helpers import start_game
 
 #: Generated requests per operation (and per generation mode); bounded so the file stays quick.
@@ -81,6 +83,9 @@ RULES_BEYOND_THE_SCHEMA = {
     "rooms_create": "cross-field rules",
     "rooms_join": "room state",
     "rooms_post": "journal rules",
+    # Tournaments need no entry: the fuzzing user is not staff, so every staff action is 403
+    # staff_only before its body is read, and entering or withdrawing refuses only by the
+    # event's state (409 registration_closed, not_entered), both of which the check allows.
 }
 
 CHECKS = [
@@ -132,7 +137,15 @@ def fuzz_setup(wsgi_db, settings) -> dict[str, Any]:
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {
             scope: "1000000/min"
-            for scope in ("login", "register", "actions", "calculator", "hint", "rooms")
+            for scope in (
+                "login",
+                "register",
+                "actions",
+                "calculator",
+                "hint",
+                "rooms",
+                "tournaments",
+            )
         },
     }
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -147,13 +160,29 @@ def fuzz_setup(wsgi_db, settings) -> dict[str, Any]:
     room = room_create(
         creator=user, name="fuzz", system="wif", sides=["Axis", "Allies"], side="Axis"
     )
+    tournament = _running_tournament()
     return {
         "token": Token.objects.create(user=user).key,
         "game_id": game.pk,
         "room_id": room.pk,
+        "tournament_id": tournament.pk,
+        "table_id": TournamentTable.objects.get(round__tournament=tournament).pk,
         "battle_id": str(battle.pk),
         "requests": 0,
     }
+
+
+def _running_tournament() -> Tournament:
+    """A room round robin of two staff-run players under way: one table, its room playing."""
+    referee = get_user_model().objects.create_user("referee", password="x" * 12, is_staff=True)
+    players = [get_user_model().objects.create_user(n, password="x" * 12) for n in ("ann", "ben")]
+    tournament = tournament_setup.tournament_create(
+        actor=referee, name="Fuzz Cup", play="room", format="round_robin",
+        room_system="axis_allies", room_rules="chess", room_edition="classic",
+    )  # fmt: skip
+    for player in players:
+        tournament_setup.register(tournament_id=tournament.pk, user=player)
+    return tournament_setup.tournament_start(actor=referee, tournament_id=tournament.pk)
 
 
 @schema.parametrize()
@@ -168,7 +197,7 @@ def test_every_operation_answers_as_its_schema_says(case, fuzz_setup) -> None:
     past their 404 and into their real checks (alternating, not drawn: the run stays the same)."""
     fuzz_setup["requests"] += 1
     if fuzz_setup["requests"] % 2:
-        for name in ("game_id", "battle_id", "room_id"):
+        for name in ("game_id", "battle_id", "room_id", "tournament_id", "table_id"):
             if case.path_parameters and name in case.path_parameters:
                 case.path_parameters[name] = fuzz_setup[name]
     checks = list(CHECKS)
@@ -193,6 +222,8 @@ def test_a_bad_token_answers_401_as_documented(operation, wsgi_db) -> None:
         "game_id": 1,
         "battle_id": "00000000-0000-0000-0000-000000000001",
         "room_id": 1,
+        "tournament_id": 1,
+        "table_id": 1,
         "username": "alice",
     }
     case = operation.Case(

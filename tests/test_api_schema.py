@@ -58,6 +58,17 @@ OPERATIONS = {
     "rooms_post",
     "ratings_list",
     "player_ratings",
+    "tournaments_list",
+    "tournaments_create",
+    "tournaments_retrieve",
+    "tournaments_register",
+    "tournaments_withdraw",
+    "tournaments_start",
+    "tournaments_pair",
+    "tournaments_cancel",
+    "tournaments_entrant_remove",
+    "tournaments_stand_in",
+    "tournaments_result",
 }
 
 
@@ -148,12 +159,40 @@ def test_throttled_and_busy_answers_say_when_to_try_again(schema):
 
 
 def test_path_ids_are_bounded_as_the_url_converter_is(schema):
+    checked = set()
     for path, item in schema["paths"].items():
-        if "{game_id}" not in path:
-            continue
-        for op in item.values():
-            (game_id,) = [p for p in op["parameters"] if p["name"] == "game_id"]
-            assert game_id["schema"] == {"type": "integer", "minimum": 0, "maximum": ID_MAX}
+        for name in ("game_id", "room_id", "tournament_id", "table_id"):
+            if "{" + name + "}" not in path:
+                continue
+            for op in item.values():
+                (param,) = [p for p in op["parameters"] if p["name"] == name]
+                assert param["schema"] == {"type": "integer", "minimum": 0, "maximum": ID_MAX}
+                checked.add(name)
+    assert checked == {"game_id", "room_id", "tournament_id", "table_id"}
+
+
+def test_tournament_writes_document_their_429_and_the_public_reads_do_not(schema):
+    """The tournaments' throttle counts writes only (games.api.throttles)."""
+    ops = operations(schema)
+    for operation_id, op in ops.items():
+        if operation_id.startswith("tournaments_"):
+            throttled = "429" in op["responses"]
+            assert throttled == (operation_id not in ("tournaments_list", "tournaments_retrieve"))
+
+
+def test_a_new_tournament_states_its_fields_and_refuses_unknown_ones(schema):
+    create = body(schema, "tournaments_create")
+    assert create["additionalProperties"] is False
+    assert set(create["required"]) == {"name", "play", "format"}
+    props = create["properties"]
+    assert set(resolved(schema, props["format"])["enum"]) == {
+        "round_robin", "swiss", "knockout", "tables"}  # fmt: skip
+    assert props["place_points"]["items"] == {"type": "number", "minimum": 0, "maximum": 1000}
+    assert props["options"]["additionalProperties"] is False
+    assert (props["max_entrants"]["minimum"], props["max_entrants"]["maximum"]) == (2, 256)
+    detail = schema["components"]["schemas"]["TournamentDetailOut"]
+    assert "log" not in detail["required"]  # staff only
+    assert {"entrants", "rounds", "standings", "crosstable"} <= set(detail["required"])
 
 
 def test_a_new_game_states_its_ranges_and_every_rules_option(schema):

@@ -13,6 +13,10 @@ from rest_framework import serializers
 
 from games.models import AI_LEVELS, Game, Seat
 
+#: The games' statuses, named StatusEnum in the schema (``ENUM_NAME_OVERRIDES``): tournaments
+#: and their entrants have a ``status`` of their own.
+GAME_STATUSES = list(Game.Status.values)
+
 
 class SeatOut(serializers.Serializer):
     position = serializers.IntegerField(min_value=0)
@@ -29,7 +33,7 @@ class GameSummaryOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField(allow_blank=True)
     kind = serializers.CharField()
-    status = serializers.ChoiceField(choices=Game.Status.values)
+    status = serializers.ChoiceField(choices=GAME_STATUSES)
     version = serializers.IntegerField(min_value=0, help_text="The last log entry applied.")
     creator = serializers.CharField()
     public = serializers.BooleanField()

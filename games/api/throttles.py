@@ -14,6 +14,10 @@ settings (a test's ``settings`` fixture) applies at once.
 
 from __future__ import annotations
 
+from rest_framework.permissions import SAFE_METHODS
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
 from config.throttles import SettingsScopedRateThrottle
 
 
@@ -37,3 +41,17 @@ class RoomPostThrottle(SettingsScopedRateThrottle):
     """Room writes (create, join, journal posts): each takes the room's row lock; per user."""
 
     scope = "rooms"
+
+
+class TournamentWriteThrottle(SettingsScopedRateThrottle):
+    """Tournament writes (create, entries, staff actions): each takes the tournament's row lock;
+    per user. Reads are public pages' data and are not counted (``writes_only``: the schema
+    documents the 429 on writes only)."""
+
+    scope = "tournaments"
+    writes_only = True
+
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        if request.method in SAFE_METHODS:
+            return True
+        return super().allow_request(request, view)

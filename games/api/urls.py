@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from games.api import games, ratings, replays, rooms
+from games.api import games, ratings, replays, rooms, tournaments
 
 urlpatterns = [
     path("auth/", include("games.api.accounts")),
@@ -34,4 +34,48 @@ urlpatterns = [
         "rooms/<id:room_id>/journal.txt", rooms.RoomTranscriptApi.as_view(), name="room-transcript"
     ),
     path("rooms/<id:room_id>/entries", rooms.RoomPostApi.as_view(), name="room-entries"),
+    path("tournaments", tournaments.TournamentListApi.as_view(), name="tournaments"),
+    path(
+        "tournaments/<id:tournament_id>",
+        tournaments.TournamentDetailApi.as_view(),
+        name="tournament",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/register",
+        tournaments.RegisterApi.as_view(),
+        name="tournament-register",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/withdraw",
+        tournaments.WithdrawApi.as_view(),
+        name="tournament-withdraw",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/start",
+        tournaments.StartApi.as_view(),
+        name="tournament-start",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/pair", tournaments.PairApi.as_view(), name="tournament-pair"
+    ),
+    path(
+        "tournaments/<id:tournament_id>/cancel",
+        tournaments.CancelApi.as_view(),
+        name="tournament-cancel",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/entrants/<str:username>/remove",
+        tournaments.EntrantRemoveApi.as_view(),
+        name="tournament-entrant-remove",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/entrants/<str:username>/stand-in",
+        tournaments.StandInApi.as_view(),
+        name="tournament-stand-in",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/tables/<id:table_id>/result",
+        tournaments.ResultApi.as_view(),
+        name="tournament-result",
+    ),
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from config.exceptions import NotFoundError
 from games.competition.duels import crosstable, duel_standings, knockout_winner
 from games.competition.points import standings as table_standings
 from games.models import TableSeat, Tournament, TournamentEntrant, TournamentTable
@@ -266,3 +267,21 @@ def log(tournament: Tournament) -> list[dict[str, Any]]:
          "detail": a.detail}
         for a in tournament.actions.select_related("actor").order_by("at", "pk")
     ]  # fmt: skip
+
+
+def listed(status: str | None = None) -> list[Tournament]:
+    """Every tournament, newest first (of one status when given); few enough to list whole."""
+    found = Tournament.objects.select_related("created_by", "champion")
+    if status is not None:
+        found = found.filter(status=status)
+    return list(found.order_by("-created_at", "-pk"))
+
+
+def tournament_for(tournament_id: int) -> Tournament:
+    """The tournament (tournaments are public: anyone may read any), or 404 naming ``id``."""
+    found = (
+        Tournament.objects.select_related("created_by", "champion").filter(pk=tournament_id).first()
+    )
+    if found is None:
+        raise NotFoundError("no such tournament", field="id")
+    return found

@@ -97,8 +97,12 @@ def tournament_create(
                 "multiplayer tables are Fast Risk games; a room tournament is 1 v 1",
                 field="format",
             )
-        rules, edition = room_setup.checked_variant(room_system, room_rules, room_edition)
-        sides = room_setup.checked_sides(room_sides or DEFAULT_SIDES[room_system])
+        try:
+            rules, edition = room_setup.checked_variant(room_system, room_rules, room_edition)
+            sides = room_setup.checked_sides(room_sides or DEFAULT_SIDES[room_system])
+        except ApplicationError as exc:  # the rooms' checks name "system", "sides.1": ours
+            exc.field = f"room_{exc.field}" if exc.field else exc.field
+            raise
         if len(sides) != 2:
             raise ApplicationError("a room tournament's rooms have 2 sides", field="room_sides")
         if days_per_turn is not None and not 1 <= days_per_turn <= 60:
