@@ -115,7 +115,7 @@ def registration_open(summary: dict[str, Any], now: Any) -> bool:
     return (
         (opens is None or opens <= now)
         and (closes is None or now < closes)
-        and summary["entrants"] < summary["max_entrants"]
+        and summary["entrant_count"] < summary["max_entrants"]
     )
 
 

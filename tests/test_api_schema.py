@@ -65,6 +65,7 @@ OPERATIONS = {
     "tournaments_withdraw",
     "tournaments_start",
     "tournaments_pair",
+    "tournaments_finish",
     "tournaments_cancel",
     "tournaments_entrant_remove",
     "tournaments_stand_in",
@@ -192,7 +193,7 @@ def test_a_new_tournament_states_its_fields_and_refuses_unknown_ones(schema):
     assert (props["max_entrants"]["minimum"], props["max_entrants"]["maximum"]) == (2, 256)
     detail = schema["components"]["schemas"]["TournamentDetailOut"]
     assert "log" not in detail["required"]  # staff only
-    assert {"entrants", "rounds", "standings", "crosstable"} <= set(detail["required"])
+    assert {"entrants", "pairings", "standings", "crosstable"} <= set(detail["required"])
 
 
 def test_a_new_game_states_its_ranges_and_every_rules_option(schema):

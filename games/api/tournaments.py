@@ -143,7 +143,7 @@ class TournamentSummaryOut(serializers.Serializer):
     )
     min_entrants = serializers.IntegerField()
     max_entrants = serializers.IntegerField()
-    entrants = serializers.IntegerField(min_value=0, help_text="Active entrants.")
+    entrant_count = serializers.IntegerField(min_value=0, help_text="Active entrants.")
     rounds = serializers.IntegerField(
         allow_null=True,
         help_text="Rounds to play: Swiss and tables as chosen, others fixed at the start.",
@@ -248,10 +248,7 @@ class LogOut(serializers.Serializer):
 
 class TournamentDetailOut(TournamentSummaryOut):
     entrants = EntrantOut(many=True, help_text="Everyone entered, by seed, with their status.")
-    total_rounds = serializers.IntegerField(
-        allow_null=True, help_text="The summary's rounds: how many rounds the event plays."
-    )
-    rounds = RoundOut(many=True, help_text="Every round paired so far.")
+    pairings = RoundOut(many=True, help_text="Every round paired so far, with its tables.")
     standings = StandingOut(many=True)
     crosstable = CrossRowOut(many=True)
     log = LogOut(many=True, required=False, help_text="The staff log: for staff only.")
@@ -264,8 +261,7 @@ def _detail(tournament_id: int, user: Any) -> dict[str, Any]:
     body = {
         **summary,
         "entrants": reading.entrants(tournament),
-        "total_rounds": summary["rounds"],
-        "rounds": reading.rounds(tournament),
+        "pairings": reading.rounds(tournament),
         "standings": reading.standings(tournament),
         "crosstable": reading.crosstable_rows(tournament),
     }
@@ -345,8 +341,11 @@ class TournamentListApi(APIView):
             help_text="Default 2 (tables: table_min); a start with fewer is refused.",
         )  # fmt: skip
         max_entrants = StrictIntegerField(
-            required=False, default=64, min_value=2, max_value=setup.MAX_ENTRANTS
-        )
+            required=False, allow_null=True, default=None, min_value=2,
+            max_value=setup.MAX_ENTRANTS,
+            help_text="Default and most: the format's largest field (round robin 24, Swiss 64, "
+            "knockout 256, tables 120; games.competition.formats.MAX_FIELD).",
+        )  # fmt: skip
         rounds = StrictIntegerField(
             required=False, allow_null=True, default=None, min_value=1,
             max_value=setup.MAX_ROUNDS,
@@ -513,6 +512,22 @@ class PairApi(StaffApi):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         pairing.round_pair(actor=request.user, tournament_id=tournament_id)
+        return self.answer(request, tournament_id)
+
+
+class FinishApi(StaffApi):
+    @extend_schema(
+        summary="Finish after the last complete round (staff): champion from the standings",
+        operation_id="tournaments_finish",
+        description=STAFF + "For a round that cannot be paired (its reason is in the staff log as "
+        "pairing_failed) or an event the staff stop early; a knockout stopped before its final "
+        "names no champion. 409 not_running, round_incomplete. " + NOT_FOUND,
+        parameters=[TOURNAMENT_ID],
+        request=None,
+        responses={200: TournamentDetailOut, **ERRORS, 429: ErrorSerializer},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        results.finish_now(actor=request.user, tournament_id=tournament_id)
         return self.answer(request, tournament_id)
 
 

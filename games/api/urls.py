@@ -59,6 +59,11 @@ urlpatterns = [
         "tournaments/<id:tournament_id>/pair", tournaments.PairApi.as_view(), name="tournament-pair"
     ),
     path(
+        "tournaments/<id:tournament_id>/finish",
+        tournaments.FinishApi.as_view(),
+        name="tournament-finish",
+    ),
+    path(
         "tournaments/<id:tournament_id>/cancel",
         tournaments.CancelApi.as_view(),
         name="tournament-cancel",

@@ -84,5 +84,6 @@ def test_the_pages_name_every_control_and_tab_reaches_them(page, running):
     for path in ("/tournaments", f"/tournaments/{running}", "/tournaments/new"):
         check_a11y(page, path)
     page.goto(f"/tournaments/{running}")
-    # Pair, cancel, remove, and board 1's result (the odd player's bye is scored at once).
-    expect(page.locator("#staff-panel form")).to_have_count(4)
+    # Pair, finish, cancel, remove, and board 1's result (the odd player's bye is scored at
+    # once).
+    expect(page.locator("#staff-panel form")).to_have_count(5)

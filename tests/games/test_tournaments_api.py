@@ -92,6 +92,12 @@ def _pair(staff, players) -> tuple[str, dict[str, Any]]:
     return f"/api/tournaments/{tournament.pk}/pair", {}
 
 
+def _finish(staff, players) -> tuple[str, dict[str, Any]]:
+    """The _pair event: round 1 complete, so the staff may end it there."""
+    url, body = _pair(staff, players)
+    return url.replace("/pair", "/finish"), body
+
+
 def _cancel(staff, players) -> tuple[str, dict[str, Any]]:
     return f"/api/tournaments/{chess_cup(staff, players).pk}/cancel", {"reason": "venue lost"}
 
@@ -117,7 +123,7 @@ def _result(staff, players) -> tuple[str, dict[str, Any]]:
 
 
 STAFF_WRITES: list[Callable[..., tuple[str, dict[str, Any]]]] = [
-    _create, _start, _pair, _cancel, _remove, _stand_in, _result,
+    _create, _start, _pair, _finish, _cancel, _remove, _stand_in, _result,
 ]  # fmt: skip
 
 
@@ -151,6 +157,7 @@ WRITES = [
     "/api/tournaments/{id}/withdraw",
     "/api/tournaments/{id}/start",
     "/api/tournaments/{id}/pair",
+    "/api/tournaments/{id}/finish",
     "/api/tournaments/{id}/cancel",
     "/api/tournaments/{id}/entrants/alice/remove",
     "/api/tournaments/{id}/entrants/alice/stand-in",
@@ -182,8 +189,8 @@ def test_staff_create_a_tournament_and_read_it_back(staff):
     assert body["game"] == {"play": "room", "system": "axis_allies", "rules": "chess",
                             "edition": "classic", "sides": ["Axis", "Allies"],
                             "days_per_turn": 7}  # fmt: skip
-    assert (body["entrants"], body["rounds"], body["standings"]) == ([], [], [])
-    assert (body["total_rounds"], body["current_round"], body["created_by"]) == (
+    assert (body["entrants"], body["pairings"], body["standings"]) == ([], [], [])
+    assert (body["rounds"], body["current_round"], body["created_by"]) == (
         None, 0, "referee")  # fmt: skip
     assert [line["action"] for line in body["log"]] == ["created"]
     assert detail(client_for(staff), body["id"]) == body
@@ -282,7 +289,7 @@ def test_register_and_withdraw(staff, alice, bob):
     seen = detail(APIClient(), tournament.pk)
     assert [e["player"] for e in seen["entrants"]] == ["alice", "bob"]  # by entry, until seeded
     listed = APIClient().get("/api/tournaments").json()["tournaments"]
-    assert listed[0]["entrants"] == 2
+    assert listed[0]["entrant_count"] == 2
 
 
 def test_register_for_a_missing_or_started_tournament(staff, alice, bob, carol):
@@ -316,12 +323,12 @@ def test_staff_run_a_four_player_chess_round_robin(staff, alice, bob, carol, dav
 
     assert started.status_code == 200
     body = started.json()
-    assert (body["status"], body["total_rounds"], body["current_round"]) == ("running", 3, 1)
+    assert (body["status"], body["rounds"], body["current_round"]) == ("running", 3, 1)
     seeds = [(e["player"], e["seed"], e["rating"]) for e in body["entrants"]]
     assert seeds == [("dave", 1, 1700.0), ("alice", 2, 1600.0), ("bob", 3, 1500.0),
                      ("carol", 4, 1500.0)]  # fmt: skip
     seen = detail(APIClient(), tournament_id)
-    (round_1,) = seen["rounds"]
+    (round_1,) = seen["pairings"]
     pairs = [[p["player"] for p in t["players"]] for t in round_1["tables"]]
     assert pairs == [["dave", "carol"], ["alice", "bob"]]
     assert all(t["room"] is not None and t["outcome"] == "playing" for t in round_1["tables"])
@@ -334,11 +341,11 @@ def test_staff_run_a_four_player_chess_round_robin(staff, alice, bob, carol, dav
         assert entered.status_code == 200, entered.json()
 
     body = detail(referee, tournament_id)
-    assert [t["outcome"] for t in body["rounds"][0]["tables"]] == ["entered", "entered"]
-    assert [[p["points"] for p in t["players"]] for t in body["rounds"][0]["tables"]] == [
+    assert [t["outcome"] for t in body["pairings"][0]["tables"]] == ["entered", "entered"]
+    assert [[p["points"] for p in t["players"]] for t in body["pairings"][0]["tables"]] == [
         [1.0, 0.0], [0.5, 0.5]]  # fmt: skip
     assert body["current_round"] == 2  # paired itself when round 1 was complete
-    pairs = [[p["player"] for p in t["players"]] for t in body["rounds"][1]["tables"]]
+    pairs = [[p["player"] for p in t["players"]] for t in body["pairings"][1]["tables"]]
     assert pairs == [["carol", "bob"], ["dave", "alice"]]
     assert [(line["player"], line["score"]) for line in body["standings"]] == [
         ("dave", 1.0), ("alice", 0.5), ("bob", 0.5), ("carol", 0.0)]  # fmt: skip
@@ -424,7 +431,7 @@ def test_the_list_is_public_newest_first_and_filters_by_status(staff, alice, bob
 
     listed = anyone.get("/api/tournaments").json()["tournaments"]
     assert [t["name"] for t in listed] == ["Third", "Second", "First"]
-    assert [t["entrants"] for t in listed] == [0, 2, 0]
+    assert [t["entrant_count"] for t in listed] == [0, 2, 0]
     assert listed[1]["rounds"] == 1 and listed[1]["current_round"] == 1
     for status, names in [("registration", ["Third"]), ("running", ["Second"]),
                           ("cancelled", ["First"]), ("finished", [])]:  # fmt: skip

@@ -247,7 +247,7 @@ def summary(tournament: Tournament) -> dict[str, Any]:
         "registration_closes": tournament.registration_closes,
         "min_entrants": tournament.min_entrants,
         "max_entrants": tournament.max_entrants,
-        "entrants": tournament.entrants.filter(status="active").count(),
+        "entrant_count": tournament.entrants.filter(status="active").count(),
         "rounds": tournament.rounds,
         "current_round": tournament.current_round,
         "table_sizes": [tournament.table_min, tournament.table_max],
