@@ -342,8 +342,8 @@ def test_every_staff_action_is_refused_to_a_player_and_writes_nothing(staff, db)
         ({"format": "ladder"}, "format"),
         ({"play": "chess"}, "play"),
         ({"format": "tables"}, "format"),  # a room event is 1 v 1
-        ({"room_system": "chess"}, "system"),
-        ({"room_rules": "lucky"}, "rules"),
+        ({"room_system": "chess"}, "room_system"),
+        ({"room_rules": "lucky"}, "room_rules"),
         ({"room_sides": ["Axis", "Allies", "Neutral"]}, "room_sides"),
         ({"format": "swiss", "rounds": 0}, "rounds"),
         ({"rounds": 3}, "rounds"),  # a round robin's rounds follow from its field
