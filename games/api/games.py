@@ -122,7 +122,8 @@ class GameListApi(APIView):
         )  # fmt: skip
         hints = StrictBooleanField(
             required=False, default=True,
-            help_text="Whether players may ask the AI for a hint (GET /api/games/{id}/hint).",
+            help_text="Whether players may ask the AI for a hint (GET /api/games/{id}/hint); "
+            "never in a game that is rated when it starts (403 hints_rated).",
         )  # fmt: skip
         rated = StrictBooleanField(
             required=False, default=True,
