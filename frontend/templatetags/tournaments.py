@@ -25,13 +25,18 @@ def format_label(value: str) -> str:
 
 @register.filter
 def points(value: float | None) -> str:
-    """A score as a crosstable prints it: 1, ½, 2½, 0; other numbers shortest (1.25)."""
+    """A score as a crosstable prints it: 1, ½, 2½, 0, and the quarters Sonneborn-Berger
+    gives (a draw with a player on ½: ¼) as 2¼, ¾; other numbers shortest (1.2)."""
     if value is None:
         return ""
     whole = int(value)
-    if value - whole == 0.5:
-        return f"{whole}½" if whole else "½"
+    fraction = FRACTIONS.get(value - whole)
+    if fraction is not None:
+        return f"{whole}{fraction}" if whole else fraction
     return f"{value:g}"
+
+
+FRACTIONS = {0.25: "¼", 0.5: "½", 0.75: "¾"}
 
 
 @register.filter

@@ -154,8 +154,8 @@ def test_the_finished_round_robin_shows_standings_with_tie_breaks_and_the_champi
     standings = table_rows(text, "standings")
     # rank, player, score, Buchholz, Sonneborn-Berger, wins, played, status
     assert standings == [
-        ["1", "alice", "2½", "3½", "2.75", "2", "3", "active"],
-        ["2", "carol", "1½", "4½", "2.25", "1", "3", "active"],
+        ["1", "alice", "2½", "3½", "2¾", "2", "3", "active"],
+        ["2", "carol", "1½", "4½", "2¼", "1", "3", "active"],
         ["3", "bob", "1", "5", "1½", "1", "3", "active"],
         ["4", "dave", "1", "5", "1", "1", "3", "active"],
     ]
@@ -446,3 +446,11 @@ def test_the_services_refusal_is_shown_next_to_its_field(referee):
     assert room.status_code == 400
     assert 'id="id_room_rules-error">only an axis_allies room has rules' in room.content.decode()
     assert Tournament.objects.count() == 0
+
+
+def test_scores_print_as_a_crosstable_prints_them():
+    from frontend.templatetags.tournaments import points
+
+    assert [points(v) for v in (0.0, 0.25, 0.5, 0.75, 1.0, 2.5, 2.75, 1.2, None)] == [
+        "0", "¼", "½", "¾", "1", "2½", "2¾", "1.2", "",
+    ]  # fmt: skip
