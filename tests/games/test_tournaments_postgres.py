@@ -53,3 +53,29 @@ def test_a_round_whose_rooms_all_end_at_once_pairs_the_next_round_once():
     for table in second:
         seated = set(table.seats.values_list("entrant", flat=True))
         assert seated <= winners or not seated & winners
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_staff_creating_the_same_name_at_once_get_one_event_and_409s():
+    """Six staff at once, six times over: the name check passes for several of them at once
+    now and then, and the unique index must then answer 409, not 500."""
+    from config.exceptions import ConflictError
+    from games.models import Tournament
+
+    staff = [make_user(f"referee{i}", is_staff=True) for i in range(6)]
+    for attempt in range(6):
+        outcomes: list[str] = []
+        name = f"Same name {attempt}"
+
+        def create(index: int, name: str = name, outcomes: list[str] = outcomes) -> None:
+            try:
+                setup.tournament_create(actor=staff[index], name=name, play="room",
+                                        format="swiss", room_system="wif")  # fmt: skip
+                outcomes.append("created")
+            except ConflictError as exc:  # the check, or the unique index when both passed
+                outcomes.append(exc.code)
+
+        together(create, len(staff))
+        assert sorted(outcomes) == ["created"] + ["name_taken"] * (len(staff) - 1)
+        assert Tournament.objects.filter(name=name).count() == 1

@@ -21,7 +21,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config.exceptions import ApplicationError, ConflictError, NotFoundError
@@ -119,16 +119,19 @@ def tournament_create(
     if registration_opens and registration_closes and registration_closes <= registration_opens:
         raise ApplicationError("registration must close after it opens",
                                field="registration_closes")  # fmt: skip
-    with transaction.atomic():
-        tournament = Tournament.objects.create(
-            name=name, description=str(description)[:4000], play=play, format=format,
-            created_by=actor, rated=bool(rated), registration_opens=registration_opens,
-            registration_closes=registration_closes, min_entrants=min_entrants,
-            max_entrants=max_entrants, rounds=rounds, table_min=table_min, table_max=table_max,
-            place_points=points, late_entry_rounds=late_entry_rounds, auto_pair=bool(auto_pair),
-            **fields,
-        )  # fmt: skip
-        logged(tournament, actor, "created", play=play, format=format)
+    try:
+        with transaction.atomic():
+            tournament = Tournament.objects.create(
+                name=name, description=str(description)[:4000], play=play, format=format,
+                created_by=actor, rated=bool(rated), registration_opens=registration_opens,
+                registration_closes=registration_closes, min_entrants=min_entrants,
+                max_entrants=max_entrants, rounds=rounds, table_min=table_min, table_max=table_max,
+                place_points=points, late_entry_rounds=late_entry_rounds, auto_pair=bool(auto_pair),
+                **fields,
+            )  # fmt: skip
+            logged(tournament, actor, "created", play=play, format=format)
+    except IntegrityError as exc:  # the same name, created by another request just now
+        raise ConflictError("a tournament has that name already", code="name_taken") from exc
     return tournament
 
 
