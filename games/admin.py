@@ -95,13 +95,12 @@ class OperatorActions:
 # --- games --------------------------------------------------------------------------------------
 
 
-class SeatInline(admin.TabularInline):
-    model = Seat
-    fields = ("position", "player", "user", "colour", "state", "timeouts", "last_seen_sequence")
-    readonly_fields = fields
+class ReadOnlyInline(admin.TabularInline):
+    """A listing inside a parent's page: the services write these rows, the admin only shows
+    them (no add, change or delete here)."""
+
     extra = 0
     can_delete = False
-    show_change_link = True
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -110,23 +109,22 @@ class SeatInline(admin.TabularInline):
         return False
 
 
-class OpenDeadlineInline(admin.TabularInline):
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = ("position", "player", "user", "colour", "state", "timeouts", "last_seen_sequence")
+    readonly_fields = fields
+    show_change_link = True
+
+
+class OpenDeadlineInline(ReadOnlyInline):
     model = Deadline
     verbose_name_plural = "open deadlines"
     fields = ("seat", "kind", "opened_at", "remind_at", "reminded_at", "due_at")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
     show_change_link = True
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return super().get_queryset(request).filter(status=Deadline.Status.OPEN)
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 #: Every Game field but the seed, which is shown through ``revealed_seed``.
@@ -354,18 +352,10 @@ class InboundMailAdmin(SecretSafeAdmin, ReadOnly, admin.ModelAdmin):
 # --- correspondence rooms -----------------------------------------------------------------------
 
 
-class RoomSideInline(admin.TabularInline):
+class RoomSideInline(ReadOnlyInline):
     model = RoomSide
     fields = ("position", "name", "user", "vacation_days_left", "vacation_ends_at", "agreed_result")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Room)
@@ -438,36 +428,20 @@ class RatingChangeAdmin(SecretSafeAdmin, ReadOnly, admin.ModelAdmin):
 # --- tournaments --------------------------------------------------------------------------------
 
 
-class TournamentEntrantInline(admin.TabularInline):
+class TournamentEntrantInline(ReadOnlyInline):
     model = TournamentEntrant
     fields = ("seed", "user", "rating", "status", "bot_stands_in", "first_round", "entered_at",
               "left_at", "left_reason")  # fmt: skip
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
-class TournamentRoundInline(admin.TabularInline):
+class TournamentRoundInline(ReadOnlyInline):
     """Each round with its tables (a table belongs to a round, so it is listed in the round's
     row: Django's admin does not nest inlines)."""
 
     model = TournamentRound
     fields = ("number", "paired_at", "paired_by", "completed_at", "tables")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.display(description="tables")
     def tables(self, obj: TournamentRound) -> str:
