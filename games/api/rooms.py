@@ -29,18 +29,11 @@ from config.strict import (
     StrictIntegerField,
 )
 from config.web_errors import ID_MAX
-from games.api.games import _query_count, _valid, after_param
+from games.api.games import ERRORS, _query_count, _valid, after_param
 from games.api.throttles import RoomPostThrottle
 from games.models import MAX_SIDES, MIN_SIDES, Room, RoomEntry
 from games.services.rooms import access, journal, reading, setup, writing
 
-ERRORS = {
-    400: ErrorSerializer,
-    401: ErrorSerializer,
-    403: ErrorSerializer,
-    404: ErrorSerializer,
-    409: ErrorSerializer,
-}
 ROOM_ID = OpenApiParameter(
     "room_id",
     {"type": "integer", "minimum": 0, "maximum": ID_MAX},

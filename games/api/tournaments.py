@@ -30,20 +30,13 @@ from config.strict import (
     StrictIntegerField,
 )
 from config.web_errors import ID_MAX
-from games.api.games import _query_choice, _valid, options_schema
+from games.api.games import ERRORS, _query_choice, _valid, options_schema
 from games.api.throttles import TournamentWriteThrottle
 from games.models import AI_LEVELS, Game, Room, Tournament, TournamentEntrant, TournamentTable
 from games.services import lobby
 from games.services.rooms.setup import MAX_DAYS_PER_TURN
 from games.services.tournaments import access, pairing, reading, results, setup
 
-ERRORS = {
-    400: ErrorSerializer,
-    401: ErrorSerializer,
-    403: ErrorSerializer,
-    404: ErrorSerializer,
-    409: ErrorSerializer,
-}
 STAFF = "403 staff_only for anyone but staff (401 when not signed in); nothing is written. "
 NOT_FOUND = "404 not_found (field id) for a missing tournament."
 #: Choice sets the schema names once (``ENUM_NAME_OVERRIDES``): SystemEnum is the rooms' too.

@@ -23,7 +23,7 @@ Formats and their readings (where the issue is silent):
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from typing import TypeVar
 
 from games.competition.berger import round_robin
@@ -113,8 +113,3 @@ def table_round(
     """Tables for the next round of a ``tables`` event (``history``: every earlier table)."""
     return seat_tables(list(active), list(history), min_size=min_size, max_size=max_size,
                        seed=seed)  # fmt: skip
-
-
-def knockout_seeds(field: Sequence[P]) -> Mapping[P, int]:
-    """Seed numbers from 0 (best) in the order the field was ranked at the start."""
-    return {p: i for i, p in enumerate(field)}

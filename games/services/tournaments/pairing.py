@@ -66,7 +66,7 @@ def pair_next(tournament: Tournament, actor: Any) -> TournamentRound:
         else:
             ids = duel_round(
                 tournament.format, number, [e.pk for e in field], [e.pk for e in active],
-                reading.duel_history(tournament), tournament.rounds or 0,
+                reading.duel_rounds(tournament), tournament.rounds or 0,
             )  # fmt: skip
             tables = [[a, b] if b is not None else [a] for a, b in ids]
     except ValueError as exc:

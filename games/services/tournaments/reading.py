@@ -49,10 +49,6 @@ def duel_rounds(tournament: Tournament) -> list[list[Game]]:
     return [rounds.get(n, []) for n in range(1, max(rounds, default=0) + 1)]
 
 
-def duel_history(tournament: Tournament) -> list[list[Game]]:
-    return duel_rounds(tournament)
-
-
 def table_history(tournament: Tournament) -> list[list[int]]:
     """Every earlier table's entrants (the seating avoids their meeting again)."""
     tables = TournamentTable.objects.filter(round__tournament=tournament).prefetch_related("seats")
