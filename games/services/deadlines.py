@@ -44,6 +44,7 @@ from django.utils import timezone
 
 from games.models import Deadline, Game, Seat
 from games.services import broadcast, dispatch, notify
+from games.services.queue import enqueue
 from games.services.rooms import clock
 
 logger = logging.getLogger(__name__)
@@ -207,8 +208,9 @@ def sweeper_start(interval: float | None = None) -> bool:
 
     The embedded default has no Celery beat. Its per-deadline tasks wait on timers in memory,
     lost when the server restarts, so this thread plays beat's part: every
-    ``DEADLINE_SWEEP_SECONDS`` it runs ``deadlines_sweep`` and the rooms' clock
-    (``games.services.rooms.clock.rooms_sweep``).
+    ``DEADLINE_SWEEP_SECONDS`` it runs ``deadlines_sweep``, the rooms' clock
+    (``games.services.rooms.clock.rooms_sweep``) and the tournaments' lost results
+    (the ``games.sweep_tournaments`` task, queued), as beat runs the three.
     """
     global _sweeper
     seconds = float(interval if interval is not None else settings.DEADLINE_SWEEP_SECONDS)
@@ -247,6 +249,8 @@ def _sweep_forever(seconds: float, stop: threading.Event) -> None:
             room_counts = clock.rooms_sweep()
             if any(room_counts.values()):
                 logger.info("room clock: %s", room_counts)
+            # Queued by name (the tournaments' results sit above this layer): the pool runs it.
+            enqueue("games.sweep_tournaments")
         except Exception:  # keep sweeping: the next run may find the database back
             logger.exception("deadline sweep failed")
         finally:

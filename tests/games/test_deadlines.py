@@ -651,3 +651,25 @@ def test_the_embedded_sweeper_sweeps_periodically_and_starts_once(monkeypatch):
         deadlines.sweeper_stop()
     assert len(calls) >= 2
     assert deadlines._sweeper is None
+
+
+def test_the_embedded_sweeper_also_records_lost_tournament_results(monkeypatch):
+    """The embedded default has no beat: its sweeper runs all three of beat's sweeps."""
+    recorded = threading.Event()
+    quiet = {"reminded": 0, "expired": 0, "kicked": 0, "failed": 0}
+    monkeypatch.setattr(deadlines, "deadlines_sweep", lambda: quiet)
+    monkeypatch.setattr(deadlines.clock, "rooms_sweep", lambda: {"reminded": 0})
+    queued = []
+
+    def enqueue(name, *args, **kwargs):
+        queued.append(name)
+        recorded.set()
+
+    monkeypatch.setattr(deadlines, "enqueue", enqueue)
+    monkeypatch.setattr(deadlines, "close_old_connections", lambda: None)
+    try:
+        assert deadlines.sweeper_start(interval=0.01) is True
+        assert recorded.wait(timeout=5)
+    finally:
+        deadlines.sweeper_stop()
+    assert queued[0] == "games.sweep_tournaments"
