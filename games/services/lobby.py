@@ -41,6 +41,7 @@ from risk.rules.state import (
     NEXT_PLAYER,
     ROUND_LIMIT,
 )
+from risk.rules.upcast import stored_options
 
 WINS = (LAST_STANDING, DOMINATION, ROUND_LIMIT)
 ALLY_DEFENDERS = (NEXT_PLAYER, AI)
@@ -118,7 +119,8 @@ def game_create(
 
 def checked_options(raw: dict[str, Any]) -> Options:
     """The rules options a creator chose, each checked, with its field named when wrong."""
-    known = set(Options.__dataclass_fields__)
+    # The rule revision is not a host's choice: every new game plays by the newest readings.
+    known = set(Options.__dataclass_fields__) - {"revision"}
     for key in raw:
         if key not in known:
             raise ApplicationError(
@@ -283,7 +285,7 @@ def _start(game: Game) -> Game:
             code="seats_empty",
         )
     seed = engine_seed(game.server_seed, [s.client_seed for s in seats])
-    state = new_game([s.player for s in seats], seed=seed, options=Options.from_dict(game.options))
+    state = new_game([s.player for s in seats], seed=seed, options=stored_options(game.options))
     game.status = Game.Status.RUNNING
     game.started_at = timezone.now()
     # Fixed here for good: a bot seat at the start makes the game unrated.

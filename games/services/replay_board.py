@@ -17,8 +17,8 @@ from config.exceptions import ConflictError, UnavailableError
 from games.models import Game
 from games.services.seeds import engine_seed
 from games.services.verify import game_replay_data
-from risk.rules import Options
 from risk.rules.replay_board import LoggedAction, ReplayTooLong, board_replay
+from risk.rules.upcast import stored_options
 
 #: Part of the key: bump it when the answer's shape (or the spectator view's) changes, so an
 #: answer cached by an older release is not served by a newer one.
@@ -68,7 +68,7 @@ def _replay(game: Game) -> dict[str, Any]:
         return board_replay(
             data.players,
             engine_seed(data.server_seed, data.client_seeds),
-            Options.from_dict(data.options),
+            stored_options(data.options),
             [LoggedAction(e.sequence, e.action) for e in data.entries],
         )
     except ReplayTooLong as exc:

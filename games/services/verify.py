@@ -40,13 +40,13 @@ from games.services.seeds import engine_seed
 from risk.rules import (
     IllegalAction,
     InvalidAction,
-    Options,
     action_from_dict,
     apply,
     game_dice,
     new_game,
     to_dict,
 )
+from risk.rules.upcast import stored_options
 
 
 @dataclass(frozen=True)
@@ -201,7 +201,7 @@ def _check(data: ReplayData, report: VerifyReport) -> Mismatch | None:
     report.engine_seed = seed
     seed_commitment = commitment_of(seed)
     try:
-        state = new_game(data.players, seed=seed, options=Options.from_dict(data.options))
+        state = new_game(data.players, seed=seed, options=stored_options(data.options))
     except (TypeError, ValueError) as exc:  # IllegalAction and MapError are ValueErrors
         return Mismatch(None, f"the game cannot be set up again: {exc}")
     for n, entry in enumerate(data.entries):

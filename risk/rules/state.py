@@ -20,7 +20,7 @@ from combat.poker.draw import HandState
 from combat.poker.draw import Seat as PokerSeat
 from risk.rules.vocabulary import AttackMode
 
-SCHEMA_VERSION = 2  # older stored states: risk.rules.upcast
+SCHEMA_VERSION = 3  # older stored states: risk.rules.upcast
 
 PLAYER, ALLIED = "player", "allied"
 AI_PREFIX = "ai:"  # the actor name of an allied army's AI
@@ -56,6 +56,9 @@ ALLY_OWN, DECLARER_ONLY = "own", "declarer"
 # eligible hand card revealed at once.
 ASK, REVEAL_ALL = "ask", "reveal-all"
 
+#: The rule revisions an ``Options.revision`` may name (the newest is every new game's).
+REVISIONS = (1, 2)
+
 COLOURS = ("red", "blue", "green", "yellow", "black", "pink", "grey", "orange", "purple", "brown")
 
 
@@ -71,6 +74,10 @@ class Options:
     ally_defender: str = NEXT_PLAYER  # who decides for an attacked allied army
     ally_cards: str = ALLY_OWN  # an allied conquest: the ally draws its own Risk card too
     reveal_once: bool = False  # a revealed mobilization card is shown again only after turn-in
+    # Which of the engine's readings of the text the game plays by: 1 for games set up before
+    # the readings marked "revision 2" in risk/RULES.md (so a stored game replays and verifies
+    # as it was played), 2 for every new game.
+    revision: int = 2
 
     def __post_init__(self) -> None:
         choices = {"win": WIN_CONDITIONS, "ally_defender": (NEXT_PLAYER, AI),
@@ -78,6 +85,8 @@ class Options:
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name}: one of {', '.join(allowed)}")
+        if self.revision not in REVISIONS:
+            raise ValueError(f"revision: one of {', '.join(map(str, REVISIONS))}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

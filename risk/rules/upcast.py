@@ -16,6 +16,13 @@ History:
     behaviour, written out here rather than taken from today's ``Options`` defaults, so a later
     change of a default cannot change a game already running.
 
+* **2 -> 3** (rule revision 2, risk/RULES.md):
+  - options saved before revision 2 get ``V2_OPTIONS``: the readings those games were played by
+    (``revision`` 1) and every option added since switched off or set as it then played.
+
+The game's own options (stored apart from the state, used to set it up again for a replay or
+``verify_game``) are read with ``stored_options``, which fills a missing option the same way.
+
 Pure: dicts in, dicts out (the input is not modified).
 """
 
@@ -25,7 +32,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from risk.rules.state import SCHEMA_VERSION, GameState, from_dict
+from risk.rules.state import SCHEMA_VERSION, GameState, Options, from_dict
 
 Data = dict[str, Any]
 
@@ -42,6 +49,20 @@ V1_OPTIONS: dict[str, Any] = {
 }
 
 
+#: Every option added with schema version 3, as version 2 games played before it existed.
+V2_OPTIONS: dict[str, Any] = {
+    "revision": 1,
+}
+
+
+def stored_options(options: Data) -> Options:
+    """A game's stored options, an option it was created without set as it then played (the
+    oldest games' options lack those of ``V1_OPTIONS`` too)."""
+    if "revision" in options:
+        return Options.from_dict(options)
+    return Options.from_dict({**V1_OPTIONS, **V2_OPTIONS, **options})
+
+
 def _v1_to_v2(data: Data) -> Data:
     data["options"] = {**V1_OPTIONS, **data["options"]}
     battle = data.get("battle")
@@ -52,8 +73,14 @@ def _v1_to_v2(data: Data) -> Data:
     return data
 
 
+def _v2_to_v3(data: Data) -> Data:
+    data["options"] = {**V2_OPTIONS, **data["options"]}
+    data["version"] = 3
+    return data
+
+
 #: version -> the upcaster from it to the next version.
-UPCASTERS: dict[int, Callable[[Data], Data]] = {1: _v1_to_v2}
+UPCASTERS: dict[int, Callable[[Data], Data]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 def upcast(data: Data) -> Data:
