@@ -14,6 +14,9 @@ Modes (rule text "How to Campaign", "Naval Battles"; design.md §5):
   to one die of each roll, and a roll in which the defender loses every comparison captures one
   of the defeated armies (kept apart, converted at the end of the turn; it does not fight). When
   one flank remains the battle reverts to committed rules: no +1, no captures.
+* ``defender_dice="normal"`` (a Fast Risk host option, risk/RULES.md C11): against a committed
+  or flanking block the defender rolls never fewer dice than in a normal attack, max(2,
+  commitment - 1) (or all it has). The default ``"commitment"`` is the rule text's.
 
 Where the +1 goes: adding one to a die changes the sorted attacker dice in exactly one place (the
 top die of a run of equal values becomes one higher), so it can turn at most one comparison, from
@@ -59,6 +62,7 @@ from combat.dice import Dice
 from combat.errors import CombatInputError
 
 MODES = ("normal", "committed", "flanking")
+DEFENDER_DICE = ("commitment", "normal")  # one fewer than the commitment; or never below 2
 MAX_ARMIES = 1000  # per side; keeps one request from holding a worker
 MAX_COMMITMENT = 60  # dice one side rolls at once in a committed roll
 P_SINK = 15 / 36  # the defeated ship's die is lower than the other's
@@ -291,13 +295,16 @@ class BattleSetup:
     commitments: tuple[int, ...]
     stop_below: int
     naval: bool
+    defender_floor: int = 1  # the fewest dice a defender with the armies rolls (committed)
 
     def dice(self, state: BattleState) -> tuple[int, int, bool]:
         """(attacker dice, defender dice, +1 allowed) for the flank whose turn it is."""
         standing = state.flanks[state.turn]
         if self.mode == "normal":
             return min(3, standing), min(2, state.defenders), False
-        defender_dice = min(max(1, self.commitments[state.turn] - 1), state.defenders)
+        defender_dice = min(
+            max(self.defender_floor, self.commitments[state.turn] - 1), state.defenders
+        )
         live = sum(1 for f in state.flanks if f > 0)
         return standing, defender_dice, self.mode == "flanking" and live >= 2
 
@@ -414,10 +421,15 @@ def _count(name: str, value: object, minimum: int, maximum: int = MAX_ARMIES) ->
     return value
 
 
-def build(attackers, defenders, *, mode, reserves, flanks, stop_below, naval):
+def build(attackers, defenders, *, mode, reserves, flanks, stop_below, naval,
+          defender_dice="commitment"):  # fmt: skip
     """Validate a battle request: (setup, initial state)."""
     if mode not in MODES:
         raise CombatInputError("mode", f"unknown mode {mode!r}", MODES)
+    if defender_dice not in DEFENDER_DICE:
+        raise CombatInputError(
+            "defender_dice", f"unknown defender dice {defender_dice!r}", DEFENDER_DICE
+        )
     d = _count("defenders", defenders, 1)
     r = _count("reserves", reserves, 0)
     stop = _count("stop_below", stop_below, 0)
@@ -447,7 +459,7 @@ def build(attackers, defenders, *, mode, reserves, flanks, stop_below, naval):
         raise CombatInputError("stop_below", "only a normal attack may stop part way")
     if sum(blocks) + r > MAX_ARMIES:
         raise CombatInputError("attackers", f"at most {MAX_ARMIES} armies a side")
-    setup = BattleSetup(mode, blocks, stop, naval)
+    setup = BattleSetup(mode, blocks, stop, naval, 2 if defender_dice == "normal" else 1)
     state = BattleState(blocks, r, d, attacker_sunk=(False,) * len(blocks))
     return setup, state
 
@@ -511,6 +523,7 @@ def resolve_battle(
     flanks: Sequence[int] | None = None,
     stop_below: int = 0,
     naval: bool = False,
+    defender_dice: str = "commitment",
     dice: Dice,
 ) -> RiskBattleReport:
     """Fight a battle to its end with injected dice; every roll is in the report."""
@@ -522,6 +535,7 @@ def resolve_battle(
         flanks=flanks,
         stop_below=stop_below,
         naval=naval,
+        defender_dice=defender_dice,
     )
     rolling = Rolling(dice)
     while not is_over(setup, state):
@@ -651,6 +665,7 @@ def battle_odds(
     flanks: Sequence[int] | None = None,
     stop_below: int = 0,
     naval: bool = False,
+    defender_dice: str = "commitment",
 ) -> RiskOdds:
     """The exact distribution of how the battle ends (see the module docstring). Cached."""
     key_flanks = tuple(flanks) if isinstance(flanks, list | tuple) else flanks
@@ -662,12 +677,17 @@ def battle_odds(
         flanks=flanks,
         stop_below=stop_below,
         naval=naval,
+        defender_dice=defender_dice,
     )  # validate before hashing
-    return _battle_odds(attackers, defenders, mode, reserves, key_flanks, stop_below, naval)
+    return _battle_odds(
+        attackers, defenders, mode, reserves, key_flanks, stop_below, naval, defender_dice
+    )
 
 
 @lru_cache(maxsize=256)
-def _battle_odds(attackers, defenders, mode, reserves, flanks, stop_below, naval) -> RiskOdds:
+def _battle_odds(
+    attackers, defenders, mode, reserves, flanks, stop_below, naval, defender_dice="commitment"
+) -> RiskOdds:
     setup, start = build(
         attackers,
         defenders,
@@ -676,6 +696,7 @@ def _battle_odds(attackers, defenders, mode, reserves, flanks, stop_below, naval
         flanks=flanks,
         stop_below=stop_below,
         naval=naval,
+        defender_dice=defender_dice,
     )
     if setup.mode == "flanking":
         odds = _flanking_odds(setup, start)
@@ -712,6 +733,7 @@ def estimated_states(
     flanks: Sequence[int] | None = None,
     stop_below: int = 0,
     naval: bool = False,
+    defender_dice: str = "commitment",
 ) -> int:
     """The order of the work ``battle_odds`` charges to the budget (one unit per successor state
     a roll generates), from the request alone: validated like ``battle_odds``, computed in
@@ -732,12 +754,14 @@ def estimated_states(
         flanks=flanks,
         stop_below=stop_below,
         naval=naval,
+        defender_dice=defender_dice,
     )
     d = start.defenders
     if setup.mode == "normal":
         return max(1, (start.flanks[0] - setup.stop_below) * d * 3)
     blocks = setup.commitments
-    outcomes = min(max(blocks), max(1, max(blocks) - 1), d) + 1  # successors of one state
+    most = max(setup.defender_floor, max(blocks) - 1)
+    outcomes = min(max(blocks), most, d) + 1  # successors of one state
     if setup.mode == "committed":
         return (blocks[0] + start.reserves) * d * outcomes
     states = prod(f + 1 for f in blocks) * d * len(blocks) * outcomes // 2
@@ -780,7 +804,8 @@ def _solve_line(setup: BattleSetup, start: BattleState) -> _Ends:
     if setup.mode == "normal":
         block, most_dice, stop = 3, 2, setup.stop_below
     else:
-        block, most_dice, stop = setup.commitments[0], max(1, setup.commitments[0] - 1), 0
+        block, stop = setup.commitments[0], 0
+        most_dice = max(setup.defender_floor, setup.commitments[0] - 1)
     width = min(block, most_dice) + 1
     table = _tables()[0]
     ring = np.zeros((width, d0 + 1))
@@ -900,8 +925,8 @@ def _solve_flanking(
     captures = np.zeros(1)
     while True:
         status, work = risk_flanking.walk(
-            mass, listed, codes, offset, fill, walk_state, block_array, strides, shifts, table,
-            setup.naval, P_SINK, _CHUNK, split_captures, captures, *out,
+            mass, listed, codes, offset, fill, walk_state, block_array, setup.defender_floor,
+            strides, shifts, table, setup.naval, P_SINK, _CHUNK, split_captures, captures, *out,
         )  # fmt: skip
         charge(int(work))
         if status == risk_flanking.DONE:

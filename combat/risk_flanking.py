@@ -62,6 +62,7 @@ def walk(
     fill,
     state,
     blocks,
+    floor,
     cell_strides,
     shifts,
     table,
@@ -84,6 +85,9 @@ def walk(
     walk resumes. ``cell_strides``: cell index strides of [flank 0.. flank k-1, defenders, turn,
     flank sunk]; ``shifts``: the bit positions of the same fields in a packed state (a field's
     width is ``shifts[i + 1] - shifts[i]``).
+
+    ``floor``: the fewest dice the defender rolls while it has the armies (1: one fewer than the
+    flank's commitment, the rule text; 2: the option ``defender_dice="normal"``).
 
     ``split_captures`` False: every state stays in layer 0 and ``expected_captures[0]`` sums
     the chance of each capture instead, which is all the odds need; the end states' split by
@@ -141,7 +145,7 @@ def walk(
                 turn = (code >> b_t) & m_t
                 asunk = (code >> b_a) & 1
                 n = flanks[turn]
-                m = min(max(1, blocks[turn] - 1), d)
+                m = min(max(floor, blocks[turn] - 1), d)
                 bonus = 1 if alive >= 2 else 0
                 c = min(n, m)
                 work += c + 1
@@ -317,5 +321,5 @@ def warm_up() -> None:
     table.setflags(write=False)
     state = np.array([0, 5, 0, 0], dtype=np.int64)
     out = (np.zeros(64, np.int64), np.zeros(64, np.int64), np.zeros(64, np.bool_), np.zeros(64))
-    walk(mass, listed, codes, offset, fill, state, np.array(blocks, dtype=np.int64), strides,
+    walk(mass, listed, codes, offset, fill, state, np.array(blocks, dtype=np.int64), 1, strides,
          shifts, table, True, 0.5, 1 << 20, True, np.zeros(1), *out)  # fmt: skip

@@ -213,6 +213,12 @@ def test_a_new_game_states_its_ranges_and_every_rules_option(schema):
     assert options["properties"]["win"]["enum"] == ["last-standing", "domination", "round-limit"]
     assert options["properties"]["round_limit"]["minimum"] == 1
     assert options["properties"]["reveal_once"]["type"] == "boolean"
+    least = options["properties"]["min_commitment"]
+    assert (least["type"], least["minimum"], least["maximum"], least["default"]) == (
+        "integer", 2, 10, 2,
+    )  # fmt: skip
+    assert options["properties"]["defender_dice"]["enum"] == ["commitment", "normal"]
+    assert options["properties"]["defender_dice"]["default"] == "commitment"
 
 
 def test_a_game_list_filter_is_one_of_the_statuses(schema):

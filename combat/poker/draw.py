@@ -40,7 +40,12 @@ Decisions where the rules are silent (numbered so code and tests can cite them):
 6. Draw. In betting order, one player at a time (draws take from the top, so order matters),
    all-in players too. ``Draw(discard=..., from_stash=...)``: the number of cards from the stash
    is at most the number discarded; the rest come from the deck, which must hold them. Discards
-   go face down to the muck and are not reused in this hand.
+   go face down to the muck and are not reused in this hand. Rule text "In order to take part
+   in a poker game, a player ... must use at least one of these cards in their hand": with
+   ``start_hand(keep_stash=True)`` a draw must leave at least one stash card in the hand (one
+   chosen and kept, or one taken from the stash in the draw), refused "keep-stash-card"
+   otherwise; ``Seat.stash_cards`` tracks the hand's stash cards. Without it (the default, and
+   Risk games of rule revision 1) the draw may replace any card, the chosen ones included.
 7. Showdown. The called player is the last to bet or raise in bet2, else the first player still
    in, in betting order; their hand is shown automatically. The others then decide one at a time
    in betting order starting after the called player (round the table, as at a real table).
@@ -115,6 +120,7 @@ class Seat:
     drawn: bool = False
     shown: bool = False
     discards: tuple[str, ...] = ()
+    stash_cards: tuple[str, ...] = ()  # the cards of ``hand`` that came from the stash
 
     @property
     def live(self) -> bool:
@@ -168,6 +174,7 @@ class HandState:
     aggressor: int | None = None
     called: int | None = None
     result: HandResult | None = None
+    keep_stash: bool = False  # a draw must keep a stash card in the hand (decision 6)
 
     def seat_of(self, player: str) -> int:
         for index, seat in enumerate(self.seats):
@@ -284,11 +291,16 @@ def _as_tuple(cards: Iterable[str] | str) -> tuple[str, ...]:
 
 
 def start_hand(
-    entrants: Sequence[Entrant], deck: Sequence[str], *, red_queens_high: bool = True
+    entrants: Sequence[Entrant],
+    deck: Sequence[str],
+    *,
+    red_queens_high: bool = True,
+    keep_stash: bool = False,
 ) -> tuple[HandState, tuple[Event, ...]]:
     """Seat the entrants (betting order, seat 0 the active player), take the antes, open "choose".
 
     ``deck`` is the shuffled deck without any stash card (``shuffled_deck(dice, exclude=...)``).
+    ``keep_stash``: the draw must leave a stash card in every hand (decision 6).
     Raises ``PokerInputError`` for a set-up the rules do not allow (decision 1).
     """
     if not MIN_PLAYERS <= len(entrants) <= MAX_PLAYERS:
@@ -319,7 +331,8 @@ def start_hand(
     events: list[Event] = [{"type": "start", "players": names, "red_queens_high": red_queens_high}]
     events += [_ante_event(seat) for seat in seats]
     events.append({"type": "phase", "phase": CHOOSE})
-    return HandState(seats, cards, CHOOSE, bool(red_queens_high)), tuple(events)
+    state = HandState(seats, cards, CHOOSE, bool(red_queens_high), keep_stash=bool(keep_stash))
+    return state, tuple(events)
 
 
 def _ante_event(seat: Seat) -> Event:
@@ -448,7 +461,7 @@ def _choose(state: HandState, index: int, action: Choose) -> _Outcome:
         )
     _check_own(cards, seat.stash, "stash", where)
     stash = tuple(card for card in seat.stash if card not in cards)
-    state = _update(state, index, hand=cards, stash=stash, chosen=True)
+    state = _update(state, index, hand=cards, stash=stash, chosen=True, stash_cards=cards)
     events: list[Event] = [
         {"type": "chose", "player": seat.player, "count": len(cards), "private_to": seat.player,
          "cards": list(cards)}
@@ -612,6 +625,14 @@ def _draw(state: HandState, index: int, action: Draw) -> _Outcome:
             f"{len(action.from_stash)} taken from the stash",
             **where,
         )
+    kept_stash = tuple(card for card in seat.stash_cards if card not in action.discard)
+    if state.keep_stash and not kept_stash + action.from_stash:
+        raise IllegalAction(
+            "keep-stash-card",
+            "a player must use at least one of their stash cards in the hand: keep one of "
+            f"{', '.join(seat.stash_cards)}, or take a replacement from the stash",
+            **where,
+        )
     count = len(action.discard) - len(action.from_stash)
     if count > len(state.deck):
         raise IllegalAction(
@@ -628,6 +649,7 @@ def _draw(state: HandState, index: int, action: Draw) -> _Outcome:
         stash=tuple(card for card in seat.stash if card not in action.from_stash),
         discards=seat.discards + action.discard,
         drawn=True,
+        stash_cards=kept_stash + action.from_stash,
     )
     state = replace(state, deck=deck)
     events: list[Event] = [

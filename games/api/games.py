@@ -67,7 +67,8 @@ def options_schema() -> dict[str, Any]:
     of ``risk.rules.Options``, with the defaults of a game that leaves it out)."""
     default = Options()
     choices = {"win": lobby.WINS, "ally_defender": lobby.ALLY_DEFENDERS,
-               "ally_cards": lobby.ALLY_CARDS, "map": map_names()}  # fmt: skip
+               "ally_cards": lobby.ALLY_CARDS, "map": map_names(),
+               "defender_dice": lobby.DEFENDER_DICE_CHOICES}  # fmt: skip
     properties: dict[str, Any] = {}
     for name, value in default.to_dict().items():
         if name in choices:
@@ -75,6 +76,11 @@ def options_schema() -> dict[str, Any]:
         elif name == "round_limit":
             prop = {"type": "integer", "minimum": 1, "nullable": True,
                     "description": "Rounds to play; required when win is round-limit."}  # fmt: skip
+        elif name == "min_commitment":
+            low, high = lobby.MIN_COMMITMENTS
+            prop = {"type": "integer", "minimum": low, "maximum": high,
+                    "description": "The fewest armies a committed block or flank commits "
+                    "(risk/RULES.md C10)."}  # fmt: skip
         else:
             prop = {"type": "boolean"}
         if value is not None:

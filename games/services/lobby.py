@@ -36,8 +36,10 @@ from risk.rules.state import (
     AI,
     ALLY_OWN,
     DECLARER_ONLY,
+    DEFENDER_DICE,
     DOMINATION,
     LAST_STANDING,
+    MAX_MIN_COMMITMENT,
     NEXT_PLAYER,
     ROUND_LIMIT,
 )
@@ -46,6 +48,9 @@ from risk.rules.upcast import stored_options
 WINS = (LAST_STANDING, DOMINATION, ROUND_LIMIT)
 ALLY_DEFENDERS = (NEXT_PLAYER, AI)
 ALLY_CARDS = (ALLY_OWN, DECLARER_ONLY)
+#: The host options against the flanking loophole (risk/RULES.md C10, C11).
+DEFENDER_DICE_CHOICES = DEFENDER_DICE
+MIN_COMMITMENTS = (2, MAX_MIN_COMMITMENT)
 
 #: The most consecutive timeouts a game may allow before a seat counts as having left (the
 #: column is a small integer; 3,000,000,000 overflowed it into a 500, issue 15).
@@ -142,7 +147,15 @@ def checked_options(raw: dict[str, Any]) -> Options:
     for flag in ("red_queens_high", "reveal_needs_cut", "reveal_once"):
         if flag in raw and not isinstance(raw[flag], bool):
             raise ApplicationError("true or false", code="invalid", field=f"options.{flag}")
-    for choice, allowed in (("ally_defender", ALLY_DEFENDERS), ("ally_cards", ALLY_CARDS)):
+    least = raw.get("min_commitment", 2)
+    low, high = MIN_COMMITMENTS
+    if isinstance(least, bool) or not isinstance(least, int) or not low <= least <= high:
+        raise ApplicationError(
+            f"a whole number of armies, {low} to {high}", code="invalid",
+            field="options.min_commitment",
+        )  # fmt: skip
+    for choice, allowed in (("ally_defender", ALLY_DEFENDERS), ("ally_cards", ALLY_CARDS),
+                            ("defender_dice", DEFENDER_DICE_CHOICES)):  # fmt: skip
         if choice in raw and raw[choice] not in allowed:
             raise ApplicationError(
                 f"one of {', '.join(allowed)}", code="invalid", field=f"options.{choice}",

@@ -82,7 +82,7 @@ def attack_odds(state: GameState, action: Attack) -> exact.Odds:
     if action.mode == NORMAL:
         return exact.normal(sum(armies for _, armies in action.flanks), defenders)
     available = sum(_spare(state, source) for source in {s for s, _ in action.flanks})
-    return exact.block(available, defenders, action.mode == FLANKING)
+    return exact.block(available, defenders, action.mode == FLANKING, state.options)
 
 
 def _threshold() -> str:
@@ -150,8 +150,9 @@ def _battle_reason(state: GameState, action: Action) -> Iterator[str]:
     else:
         live = [f for f in battle.flanks if not f.out]
         spare = sum(_spare(state, source) for source in {f.source for f in live})
-        win = exact.block(sum(f.standing for f in live) + spare, defenders,
-                          battle.mode == FLANKING and len(live) >= 2).win  # fmt: skip
+        flanking = battle.mode == FLANKING and len(live) >= 2
+        win = exact.block(sum(f.standing for f in live) + spare, defenders, flanking,
+                          state.options).win  # fmt: skip
     verb = "Roll on" if isinstance(action, Roll) else "Retreat"
     yield (
         f"{verb}: from here the attack on {battle.target} ({defenders} armies left) wins "

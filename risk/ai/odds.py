@@ -15,6 +15,12 @@ Two kinds of attack matter to the AI:
 Per roll, a refilled committed block of 2 kills 0.58 defenders for each 0.42 armies it loses, a
 flanking pair 0.75 for 0.25 (and captures each one), where a normal attack kills 1.08 for 1.08*0.85.
 So the AI flanks and commits small blocks whenever the rules let it.
+
+The host options against that loophole (RULES.md C10, C11) change the model; ``block`` and
+``naval`` take the game's ``options`` (None: the rule text's defaults). With ``min_commitment``
+c the blocks are of c (a flank holds min(c, armies - 1) while two stand); the defender rolls
+c - 1 dice, or with ``defender_dice="normal"`` at least 2 (at most its armies), so a roll may
+make several comparisons. The walk is the same dynamic programme over (available, defenders).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from combat.risk_dice import battle_odds, roll_odds
+from risk.rules.state import AS_NORMAL, Options
 
 #: Armies a side beyond which the odds are taken as at this size (they are ~0 or ~1 by then).
 CAP = 150
@@ -50,17 +57,31 @@ def normal(attackers: int, defenders: int) -> Odds:
     return Odds(odds.attacker_wins, odds.expected_attacker_losses, odds.expected_defender_losses)
 
 
+def _shape(options: Options | None) -> tuple[int, str]:
+    """(the least commitment, the defender's dice rule) of a game's options."""
+    if options is None:
+        return 2, "commitment"
+    return options.min_commitment, options.defender_dice
+
+
+def naval(attackers: int, defenders: int, committed: bool, options: Options | None = None) -> Odds:
+    """A ship's attack on a ship: all aboard fight (normal), or a block of the least commitment
+    (2) refilled from the rest aboard (committed; ``combat.risk_dice`` refills it from
+    ``reserves`` exactly so)."""
+    return _naval(attackers, defenders, committed, *_shape(options))
+
+
 @lru_cache(maxsize=65536)
-def naval(attackers: int, defenders: int, committed: bool) -> Odds:
-    """A ship's attack on a ship: all aboard fight (normal), or a block of 2 refilled from the
-    rest aboard (committed; ``combat.risk_dice`` refills it from ``reserves`` exactly so)."""
+def _naval(attackers: int, defenders: int, committed: bool, least: int, rule: str) -> Odds:
     if defenders <= 0:
         return Odds(1.0, 0.0, 0.0)
     if attackers <= 0:
         return Odds(0.0, 0.0, 0.0)
     a, d = min(attackers, CAP), min(defenders, CAP)
-    if committed and a >= 2:
-        odds = battle_odds(2, d, mode="committed", reserves=a - 2, naval=True)
+    if committed and a >= least:
+        odds = battle_odds(
+            least, d, mode="committed", reserves=a - least, naval=True, defender_dice=rule
+        )
     else:
         odds = battle_odds(a, d, mode="normal", naval=True)
     return Odds(odds.attacker_wins, odds.expected_attacker_losses, odds.expected_defender_losses)
@@ -88,18 +109,78 @@ def _roll_shape(available: int, flanking: bool) -> tuple[int, bool]:
 #: a whole table, the old or the new (an in-place refill crashed a reader with ``IndexError``).
 _TABLES: dict[bool, list[list[Odds]]] = {False: [], True: []}
 _GROWING = threading.Lock()
+#: The same for the host options' shapes: (flanking, least commitment, defender dice rule).
+_SHAPED: dict[tuple[bool, int, str], list[list[Odds]]] = {}
 
 
-def block(available: int, defenders: int, flanking: bool) -> Odds:
+def block(available: int, defenders: int, flanking: bool, options: Options | None = None) -> Odds:
     """A refilled block of 2 (``flanking``: two flanks of 2) with ``available`` armies in all
-    (block and reserves) against ``defenders``; exact for the model in the module docstring."""
+    (block and reserves) against ``defenders``; exact for the model in the module docstring.
+    ``options``: the game's, whose ``min_commitment`` and ``defender_dice`` shape the rolls."""
     a, d = max(0, min(available, CAP)), max(0, min(defenders, CAP))
+    least, rule = _shape(options)
+    if (least, rule) != (2, "commitment"):
+        key = (flanking, least, rule)
+        table = _SHAPED.get(key, [])
+        if len(table) <= a or len(table[0]) <= d:
+            with _GROWING:
+                table = _grown_shaped(_SHAPED.get(key, []), a, d, key)
+                _SHAPED[key] = table
+        return table[a][d]
     table = _TABLES[flanking]
     if len(table) <= a or len(table[0]) <= d:
         with _GROWING:
             table = _grown(_TABLES[flanking], a, d, flanking)
             _TABLES[flanking] = table
     return table[a][d]
+
+
+@lru_cache(maxsize=4096)
+def _roll(dice: int, defender_dice: int, bonus: bool) -> tuple[tuple[int, int, float], ...]:
+    """One roll's (attacker losses, defender losses, probability), exact."""
+    odds = roll_odds(dice, defender_dice, attacker_bonus=int(bonus))
+    return tuple((lost, killed, p) for (lost, killed), p in sorted(odds.items()))
+
+
+def _shaped_roll(a: int, d: int, key: tuple[bool, int, str]) -> tuple[int, int, bool]:
+    """(attacker dice, defender dice, +1) of the next roll of a refilled attack under options."""
+    flanking, least, rule = key
+    if flanking and a >= 2:  # two flanks stand; the rolling one leaves the other an army
+        dice, bonus = min(least, a - 1), True
+    else:
+        dice, bonus = min(least, a), False
+    defence = max(least - 1, 2 if rule == AS_NORMAL else 1)
+    return dice, min(defence, d), bonus
+
+
+def _grown_shaped(
+    table: list[list[Odds]], a_max: int, d_max: int, key: tuple[bool, int, str]
+) -> list[list[Odds]]:
+    """``_grown`` for the options' shapes: a roll may make several comparisons, so each cell
+    sums over the roll's outcomes (every successor has fewer armies on one side at least)."""
+    width = max(d_max + 1, len(table[0]) if table else 0)
+    if table and len(table) > a_max and len(table[0]) >= width:
+        return table
+    rows = max(a_max + 1, len(table))
+    new: list[list[Odds]] = []
+    for a in range(rows):
+        if a == 0:
+            new.append([Odds(1.0, 0.0, 0.0)] + [Odds(0.0, 0.0, 0.0)] * (width - 1))
+            continue
+        row: list[Odds] = [Odds(1.0, 0.0, 0.0)]
+        for d in range(1, width):
+            dice, defence, bonus = _shaped_roll(a, d, key)
+            win = lost_sum = killed_sum = captures = 0.0
+            for lost, killed, p in _roll(dice, defence, bonus):
+                after = new[a - lost][d - killed] if lost else row[d - killed]
+                capture = 1.0 if bonus and not lost and killed else 0.0
+                win += p * after.win
+                lost_sum += p * (after.attacker_losses + lost)
+                killed_sum += p * (after.defender_losses + killed)
+                captures += p * (after.captures + capture)
+            row.append(Odds(win, lost_sum, killed_sum, captures))
+        new.append(row)
+    return new
 
 
 def _grown(table: list[list[Odds]], a_max: int, d_max: int, flanking: bool) -> list[list[Odds]]:

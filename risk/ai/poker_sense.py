@@ -83,11 +83,26 @@ def keep_for_choice(
 
 
 def plan_draw(
-    hand: Sequence[str], stash: Sequence[str], deck: int, red_queens_high: bool = True
+    hand: Sequence[str],
+    stash: Sequence[str],
+    deck: int,
+    red_queens_high: bool = True,
+    keep: Sequence[str] = (),
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(cards to discard, stash cards to take instead): keep made hands, pairs, four to a
     flush, else the two highest cards; replace from the stash with cards that pair what is
-    kept, then with high cards; the deck deals the rest (it must hold them)."""
+    kept, then with high cards; the deck deals the rest (it must hold them). ``keep``: the
+    hand's stash cards when one must stay in the hand (the ``draw`` spec's ``keep_one``)."""
+    discard, from_stash = _plan_draw(hand, stash, deck, red_queens_high)
+    if keep and not from_stash and all(c in discard for c in keep):
+        best = max(keep, key=lambda c: rank_of(c, red_queens_high))
+        discard = tuple(c for c in discard if c != best)  # rule text: a stash card is used
+    return discard, from_stash
+
+
+def _plan_draw(
+    hand: Sequence[str], stash: Sequence[str], deck: int, red_queens_high: bool
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
     value = evaluate(hand, red_queens_high=red_queens_high)
     if value.key[0] >= 4:  # a straight or better: stand pat
         return (), ()

@@ -303,7 +303,9 @@ class _Turn:
         best = 0.0
         for target in side.enemy_neighbours(name):
             d = self.state.territories[target].armies
-            odds = exact.block(armies + self.state.territories[name].armies - 1, d, True)
+            odds = exact.block(
+                armies + self.state.territories[name].armies - 1, d, True, self.state.options
+            )
             value = side.conquest_value(target, took_territory=True)
             best += max(0.0, odds.win * value - odds.attacker_losses)
         return best
@@ -371,7 +373,7 @@ class _Turn:
     ) -> float:
         holding = self.state.territories[target]
         d = holding.armies + self._mobilization_margin(holding.owner)
-        odds = exact.block(available, d, flanking)
+        odds = exact.block(available, d, flanking, self.state.options)
         score = self._score(target, odds, took)
         if depth == 0 and self.p.lookahead:
             score += 0.5 * odds.win * self._follow_up(target, available - odds.attacker_losses)
@@ -486,21 +488,35 @@ class _Turn:
             if most >= 1:
                 options.append((NORMAL, ((s, most),), exact.normal(most, d), most))
         if self.p.blocks:
+            least = self.state.options.min_commitment  # 2 unless a host option raises it
             wide = sorted(
                 ((room[s][COMMITTED][1], s) for s in sources if COMMITTED in room[s]), reverse=True
             )
             if COMMITTED in modes and wide:
                 most, s = wide[0]
-                options.append((COMMITTED, ((s, 2),), exact.block(most, d, False), most))
+                options.append(
+                    (
+                        COMMITTED,
+                        ((s, least),),
+                        exact.block(most, d, False, self.state.options),
+                        most,
+                    )
+                )
             if FLANKING in modes and wide:
                 most, s = wide[0]
-                if most >= 4:
-                    options.append((FLANKING, ((s, 2), (s, 2)), exact.block(most, d, True), most))
-                elif len(wide) >= 2 and wide[1][0] >= 2:
+                if most >= 2 * least:
+                    odds = exact.block(most, d, True, self.state.options)
+                    options.append((FLANKING, ((s, least), (s, least)), odds, most))
+                elif len(wide) >= 2 and wide[1][0] >= least:
                     other = wide[1]
                     both = most + other[0]
                     options.append(
-                        (FLANKING, ((s, 2), (other[1], 2)), exact.block(both, d, True), both)
+                        (
+                            FLANKING,
+                            ((s, least), (other[1], least)),
+                            exact.block(both, d, True, self.state.options),
+                            both,
+                        )
                     )
         best: AttackPlan | None = None
         for mode, flanks, odds, available in options:
@@ -536,7 +552,9 @@ class _Turn:
         naval = battle.kind != LAND
         if battle.mode == NORMAL:
             win = (
-                exact.naval(flank.standing, d, False) if naval else exact.normal(flank.standing, d)
+                exact.naval(flank.standing, d, False, self.state.options)
+                if naval
+                else exact.normal(flank.standing, d)
             ).win
             if "retreat" in self.specs and win < self.p.keep_rolling:
                 return Retreat(self.player)
@@ -547,9 +565,11 @@ class _Turn:
         reserves = sum(self._reserve(f) for f in {f.source: f for f in live}.values())
         available = sum(f.standing for f in live) + reserves
         if naval:
-            win = exact.naval(available, d, True).win
+            win = exact.naval(available, d, True, self.state.options).win
         else:
-            win = exact.block(available, d, battle.mode == FLANKING and len(live) >= 2).win
+            win = exact.block(
+                available, d, battle.mode == FLANKING and len(live) >= 2, self.state.options
+            ).win
         add = min(max_add, need) if win >= 0.15 else 0
         return Roll(self.player, add=add)
 
@@ -673,9 +693,10 @@ class _Turn:
                     )
                     d = enemy.armies + backers
                     for mode in (NORMAL, COMMITTED):
-                        if mode not in modes or (mode == COMMITTED and crew[ship_id] < 2):
+                        least = self.state.options.min_commitment
+                        if mode not in modes or (mode == COMMITTED and crew[ship_id] < least):
                             continue
-                        o = exact.naval(crew[ship_id], d, mode == COMMITTED)
+                        o = exact.naval(crew[ship_id], d, mode == COMMITTED, self.state.options)
                         score = (
                             o.win * (SHIP_VALUE + 2.0)
                             - o.attacker_losses
@@ -688,7 +709,7 @@ class _Turn:
                                 ships=(ship_id,),
                                 target=target,
                                 mode=mode,
-                                armies=2 if mode == COMMITTED else 0,
+                                armies=least if mode == COMMITTED else 0,
                             )
                             best = (score, action)
         return best[1] if best is not None else None
@@ -708,7 +729,7 @@ class _Turn:
             if any(bmap.ocean_of(s.station) == ocean for s in self.state.ships_of(owner)):
                 continue  # patrolled (RULES.md H7)
             d = self.state.territories[target].armies + self._mobilization_margin(owner)
-            o = exact.block(crew, d, crew >= 4)
+            o = exact.block(crew, d, crew >= 4, self.state.options)
             score = self._score(target, o, took) - (1 - o.win) * SHIP_VALUE
             if o.win >= self.p.min_win and score > best[1]:
                 best = (target, score)
@@ -731,7 +752,8 @@ class _Turn:
                 and bmap.ocean_of(s.station) == bmap.ocean_of(ship.station)
             ]
             if any(
-                exact.naval(ship.armies, e.armies, ship.armies >= 2).win >= 0.7 for e in enemies
+                exact.naval(ship.armies, e.armies, ship.armies >= 2, self.state.options).win >= 0.7
+                for e in enemies
             ):
                 return True
         for station in bmap.reachable(ship.station, 7):
@@ -925,8 +947,9 @@ class _Turn:
         if "draw" in moves:
             draw = opts["draw"]
             discard, from_stash = poker_sense.plan_draw(
-                draw["hand"], draw["stash"], draw["deck"], red
-            )
+                draw["hand"], draw["stash"], draw["deck"], red,
+                keep=draw["keep"] if draw.get("keep_one") else (),
+            )  # fmt: skip
             return Poker(self.player, move="draw", cards=discard, from_stash=from_stash)
         live = [s for s in hand.seats if s.live and s.player != me]
         shown = [s.hand for s in live if s.shown]

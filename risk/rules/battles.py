@@ -28,6 +28,7 @@ from risk.rules.actions import (
 )
 from risk.rules.board import Event
 from risk.rules.state import (
+    AS_NORMAL,
     COMMITTED,
     FLANKING,
     JOIN,
@@ -70,6 +71,7 @@ def do_attack(state: GameState, action: Attack, dice: Dice, events: list[Event])
         raise IllegalAction(Refusal.TARGET, f"no territory {action.target!r}", field="target")
     if target.owner == me:
         raise IllegalAction(Refusal.TARGET, f"{action.target} is yours already", field="target")
+    _not_the_controller(state, target.owner, action.target, "target")
     _check_mode(action.mode, len(action.flanks), "flanks")
     flanks = [_land_flank(state, action, source, armies) for source, armies in action.flanks]
     _check_room(state, flanks, action.mode)
@@ -91,6 +93,41 @@ def do_attack(state: GameState, action: Attack, dice: Dice, events: list[Event])
     _open(state, dice, events)
 
 
+def protected_seat(state: GameState) -> str | None:
+    """The seat an allied army may not attack this turn: the player playing it (RULES.md A11,
+    revision 2). None on a player's own turn, and in games of revision 1."""
+    turn = state.turn
+    if turn is None or turn.for_seat is None or state.options.revision < 2:
+        return None
+    return turn.for_seat
+
+
+def _not_the_controller(state: GameState, owner: str, what: str, field: str) -> None:
+    """Rule text "Play Allied Army": the player uses the ally against the others, never itself."""
+    if owner == protected_seat(state):
+        raise IllegalAction(
+            Refusal.CONTROLLER,
+            f"{what} belongs to {owner}, who plays this allied army this turn: an allied army "
+            "does not attack the player playing it",
+            field=field,
+        )
+
+
+def least_commitment(state: GameState) -> int:
+    """The fewest armies a committed block or flank commits (RULES.md C2; option C10)."""
+    return state.options.min_commitment
+
+
+def defender_dice(state: GameState, commitment: int, pool: int) -> int:
+    """The defender's dice against a committed block of ``commitment``: one fewer, every time
+    (RULES.md C2); with the option ``defender_dice="normal"`` never fewer than a normal attack's
+    2 (C11). At most the armies it has (``pool``)."""
+    dice = max(commitment - 1, 1)
+    if state.options.defender_dice == AS_NORMAL:
+        dice = max(dice, 2)
+    return min(dice, pool)
+
+
 def _check_mode(mode: str, count: int, field: str) -> None:
     if mode not in MODES:
         raise IllegalAction(Refusal.MODE, f"mode is one of {', '.join(MODES)}", field="mode")
@@ -108,7 +145,7 @@ def _check_mode(mode: str, count: int, field: str) -> None:
 def _land_flank(state: GameState, action: Attack, source: str, armies: int) -> Flank:
     assert state.turn is not None
     me, bmap = state.turn.seat, board.board_map(state)
-    least = 1 if action.mode == NORMAL else 2
+    least = 1 if action.mode == NORMAL else least_commitment(state)
     if armies < least:
         raise IllegalAction(
             Refusal.ARMIES, f"a {action.mode} flank commits at least {least} armies", field="flanks"
@@ -221,6 +258,7 @@ def do_naval_attack(state: GameState, action: NavalAttack, dice: Dice, events: l
             raise IllegalAction(Refusal.TARGET, f"no ship {ship_id!r}", field=where)
         if target.owner == me:
             raise IllegalAction(Refusal.TARGET, f"{target.id} is your own ship", field=where)
+        _not_the_controller(state, target.owner, target.id, where)
         seats.add(target.owner)
     if len(seats) != 1:
         raise IllegalAction(Refusal.TARGETS, "one naval battle engages the ships of one seat only",
@@ -260,9 +298,10 @@ def do_naval_attack(state: GameState, action: NavalAttack, dice: Dice, events: l
                 field="ships",
             )
         armies = ship.armies if action.mode == NORMAL or action.armies == 0 else action.armies
-        if action.mode != NORMAL and not 2 <= armies <= ship.armies:
+        least = least_commitment(state)
+        if action.mode != NORMAL and not least <= armies <= ship.armies:
             raise IllegalAction(
-                Refusal.ARMIES, f"{ship_id} commits 2 to {ship.armies} armies, not {armies}",
+                Refusal.ARMIES, f"{ship_id} commits {least} to {ship.armies} armies, not {armies}",
                 field="armies",
             )  # fmt: skip
         flanks.append(Flank(source=ship_id, ship=True, commitment=armies, standing=armies,
@@ -304,6 +343,7 @@ def naval_attack_spec(state: GameState) -> ActionSpec | None:
     """
     assert state.turn is not None
     me, bmap = state.turn.seat, board.board_map(state)
+    spared, least = protected_seat(state), least_commitment(state)
     defenders: dict[str, dict[str, list[str]]] = {}
     crew: dict[str, int] = {}
     for ship in state.ships_of(me):
@@ -311,7 +351,7 @@ def naval_attack_spec(state: GameState) -> ActionSpec | None:
             continue
         ocean = bmap.ocean_of(ship.station)
         for enemy in sorted(state.ships.values(), key=lambda s: s.id):
-            if enemy.owner != me and bmap.ocean_of(enemy.station) == ocean:
+            if enemy.owner not in (me, spared) and bmap.ocean_of(enemy.station) == ocean:
                 defenders.setdefault(enemy.owner, {}).setdefault(ship.id, []).append(enemy.id)
                 crew[ship.id] = ship.armies
     if not defenders:
@@ -319,16 +359,16 @@ def naval_attack_spec(state: GameState) -> ActionSpec | None:
     modes: dict[str, dict[str, int | None]] = {
         NORMAL: {"max_per_target": 1, "min_on_a_target": 1, "min_armies": 0}
     }
-    if any(armies >= 2 for armies in crew.values()):
-        modes[COMMITTED] = {"max_per_target": 1, "min_on_a_target": 1, "min_armies": 2}
+    if any(armies >= least for armies in crew.values()):
+        modes[COMMITTED] = {"max_per_target": 1, "min_on_a_target": 1, "min_armies": least}
     for fleet in defenders.values():
         able: dict[str, int] = {}
         for ship_id, choices in fleet.items():
-            if crew[ship_id] >= 2:
+            if crew[ship_id] >= least:
                 for target in choices:
                     able[target] = able.get(target, 0) + 1
         if any(count >= 2 for count in able.values()):
-            modes[FLANKING] = {"max_per_target": None, "min_on_a_target": 2, "min_armies": 2}
+            modes[FLANKING] = {"max_per_target": None, "min_on_a_target": 2, "min_armies": least}
     return ActionSpec("naval_attack", {"defenders": defenders, "crew": crew, "modes": modes})
 
 
@@ -583,8 +623,8 @@ def _roll_once(state: GameState, dice: Dice, events: list[Event], chosen: int = 
     if battle.mode == NORMAL:
         a_dice = min(chosen or 3, 3, flank.standing)
         d_dice = min(state.seat(battle.defender).defence_dice, 2, pool)
-    else:  # the defender rolls one fewer than the commitment, every time
-        a_dice, d_dice = flank.standing, min(max(flank.commitment - 1, 1), pool)
+    else:  # the defender rolls one fewer than the commitment, every time (or an option's)
+        a_dice, d_dice = flank.standing, defender_dice(state, flank.commitment, pool)
     bonus = battle.mode == FLANKING and len(mates) >= 2  # one flank left: a committed attack
     front = _front_ship(state, flank.target) if flank.target is not None else None
     report = roll_dice(a_dice, d_dice, bonus=bonus, dice=dice)
@@ -665,7 +705,9 @@ def _flank_destroyed(state: GameState, flank: Flank, events: list[Event]) -> Non
     crewed = any(f.source == ship.id and not f.out for f in battle.flanks)
     if ship.armies > 0 or crewed:  # the ship still has a crew (aboard, or in another flank)
         _keep_captured(ship.captured, battle.defender, captured)
-    elif captured:  # rule text: the captured armies commandeer the ship for the defender
+    elif captured or (state.options.revision >= 2 and ship.captured.get(battle.defender)):
+        # Rule text: captured armies on the ship commandeer it for the defender: those taken in
+        # this battle, and (revision 2) the defender's armies already held captive aboard.
         ship.owner, ship.armies = battle.defender, captured + ship.captured.pop(battle.defender, 0)
         ship.cruises, ship.moves, ship.cruising = 0, 0, False
         events.append({"type": "commandeered", "ship": ship.id, "by": battle.defender,

@@ -93,4 +93,5 @@ def _hide_poker_seat(seat: PokerSeat) -> PokerSeat:
         stash=(HIDDEN,) * len(seat.stash),
         hand=seat.hand if seat.shown and seat.status != MUCKED else (HIDDEN,) * len(seat.hand),
         discards=(HIDDEN,) * len(seat.discards),
+        stash_cards=(HIDDEN,) * len(seat.stash_cards),
     )

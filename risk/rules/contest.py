@@ -102,6 +102,7 @@ def do_answer(state: GameState, action: Answer, dice: Dice, events: list[Event])
             [poker.Entrant(s.id, tuple(s.poker_cards), pots[s.id]) for s in entrants],
             tuple(deck.draw),
             red_queens_high=state.options.red_queens_high,
+            keep_stash=state.options.revision >= 2,  # RULES.md A12: a stash card is used
         )
     except PokerInputError as error:  # the deck cannot fill the hands: nobody plays
         events.append({"type": "no_poker", "reason": error.message})

@@ -446,7 +446,7 @@ def _turn_specs(state: GameState) -> list[ActionSpec]:
     if turn.phase == REINFORCE:
         hand = [board.card_of(state, c) for c in seat.risk_cards]
         sets = [[c.territory or WILD for c in s] for s in all_sets(hand)]
-        if sets and owned:
+        if sets and owned and turns.turn_in_refusal(state) is None:
             coast = board.coastal_stations(state, owned)
             rewards = [r for r in turns.REWARDS if r != "ship" or coast]  # RULES.md R6
             specs.append(ActionSpec("turn_in", {"sets": sets, "rewards": rewards}))
@@ -523,14 +523,16 @@ def _attack_spec(state: GameState) -> ActionSpec | None:
 
     ``targets``: target -> the sources (own territories, cruising ships) that can attack it.
     ``room``: source -> per mode the armies one flank may commit from it, ``[least, most]``
-    (``normal`` 1..all but one; ``committed`` 2..all but one on land, all aboard a ship;
-    flanks share their source's ``committed`` room). ``modes``: target -> the modes possible:
-    ``flanking`` needs two flanks of equal size from the sources (two sources, or one source
-    with room for two flanks of 2).
+    (``normal`` 1..all but one; ``committed`` from the option ``min_commitment`` (2) to all but
+    one on land, all aboard a ship; flanks share their source's ``committed`` room). ``modes``:
+    target -> the modes possible: ``flanking`` needs two flanks of equal size from the sources
+    (two sources, or one source with room for two flanks of ``min_commitment``). During an
+    allied turn, the territories of the player playing the ally are no target (RULES.md A11).
     """
     turn = state.turn
     assert turn is not None
     me, bmap = turn.seat, board.board_map(state)
+    spared, least = battles.protected_seat(state), battles.least_commitment(state)
     targets: dict[str, list[str]] = {}
     room: dict[str, dict[str, list[int]]] = {}
     for name in state.owned(me):
@@ -538,9 +540,9 @@ def _attack_spec(state: GameState) -> ActionSpec | None:
         if spare < 1 or name in turn.locked:
             continue
         for target in bmap.territories[name].adjacent:
-            if state.territories[target].owner != me:
+            if state.territories[target].owner not in (me, spared):
                 targets.setdefault(target, []).append(name)
-                room[name] = _modes_room(spare, spare)
+                room[name] = _modes_room(spare, spare, least)
     for ship in state.ships_of(me):
         if not ship.cruising or ship.out_of_action or ship.armies < 2:
             continue
@@ -548,24 +550,25 @@ def _attack_spec(state: GameState) -> ActionSpec | None:
         for target in bmap.coasts_within(ship.station, 1):
             owner = state.territories[target].owner
             patrolled = any(bmap.ocean_of(s.station) == ocean for s in state.ships_of(owner))
-            if owner != me and not patrolled:
+            if owner not in (me, spared) and not patrolled:
                 targets.setdefault(target, []).append(ship.id)
-                room[ship.id] = _modes_room(ship.armies - 1, ship.armies)
+                room[ship.id] = _modes_room(ship.armies - 1, ship.armies, least)
     if not targets:
         return None
     modes = {}
     for target, sources in targets.items():
         wide = [room[s][COMMITTED][1] for s in sources if COMMITTED in room[s]]
         modes[target] = [NORMAL] + ([COMMITTED] if wide else [])
-        if len(wide) >= 2 or any(most >= 4 for most in wide):
+        if len(wide) >= 2 or any(most >= 2 * least for most in wide):
             modes[target].append(FLANKING)
     return ActionSpec("attack", {"targets": targets, "room": room, "modes": modes})
 
 
-def _modes_room(normal: int, committed: int) -> dict[str, list[int]]:
+def _modes_room(normal: int, committed: int, least: int = 2) -> dict[str, list[int]]:
+    """A source's room per mode; a committed block (or flank) commits ``least`` or more."""
     room: dict[str, list[int]] = {NORMAL: [1, normal]}
-    if committed >= 2:
-        room[COMMITTED] = [2, committed]
+    if committed >= least:
+        room[COMMITTED] = [least, committed]
     return room
 
 
@@ -589,7 +592,10 @@ def poker_spec(hand: HandState, seat_id: str) -> ActionSpec:
 
     ``choose``: 1-5 cards from the stash, at least ``min`` so the deck can fill every hand.
     ``draw``: discard any cards of the hand; each may be replaced from the stash (at most as many
-    as discarded) or from the deck (``deck`` cards left). Bets and raises are one army each.
+    as discarded) or from the deck (``deck`` cards left). With ``keep_one`` (rule revision 2,
+    RULES.md A12) the hand keeps a stash card: not every card of ``keep`` (the hand's stash
+    cards) may be discarded unless a replacement comes from the stash. Bets and raises are one
+    army each.
     """
     moves = list(poker_allowed(hand, seat_id))
     seat = hand.seats[hand.seat_of(seat_id)]
@@ -605,4 +611,7 @@ def poker_spec(hand: HandState, seat_id: str) -> ActionSpec:
     if "draw" in moves:
         options["draw"] = {"hand": list(seat.hand), "stash": list(seat.stash),
                            "deck": len(hand.deck)}  # fmt: skip
+        if hand.keep_stash:  # RULES.md A12: not every card of ``keep`` discarded, unless
+            # a replacement is taken from the stash
+            options["draw"] |= {"keep": list(seat.stash_cards), "keep_one": True}
     return ActionSpec("poker", options)

@@ -308,6 +308,8 @@ def _poker(state: GameState, player: str, spec: ActionSpec, rng: random.Random) 
         from_stash = [c for c in seat.stash if rng.random() < 0.3][: len(discard)]
         while len(discard) - len(from_stash) > len(hand.deck):
             discard.pop()
+        if hand.keep_stash and not from_stash and set(seat.stash_cards) <= set(discard):
+            discard.remove(seat.stash_cards[0])  # a stash card stays in the hand (RULES.md A12)
         return Poker(player, move="draw", cards=tuple(discard), from_stash=tuple(from_stash))
     return Poker(player, move=move)
 

@@ -55,6 +55,13 @@ ALLY_OWN, DECLARER_ONLY = "own", "declarer"
 # A seat's standing answer to its mobilization bonus (RULES.md M3): asked each time, or every
 # eligible hand card revealed at once.
 ASK, REVEAL_ALL = "ask", "reveal-all"
+# How many dice the defender rolls against a committed or flanking block (RULES.md C10): one
+# fewer than the commitment (the text), or never fewer than in a normal attack (a host option).
+BY_COMMITMENT, AS_NORMAL = "commitment", "normal"
+DEFENDER_DICE = (BY_COMMITMENT, AS_NORMAL)
+
+#: The largest ``Options.min_commitment`` a host may set (a block of 10 is a big army already).
+MAX_MIN_COMMITMENT = 10
 
 #: The rule revisions an ``Options.revision`` may name (the newest is every new game's).
 REVISIONS = (1, 2)
@@ -74,6 +81,10 @@ class Options:
     ally_defender: str = NEXT_PLAYER  # who decides for an attacked allied army
     ally_cards: str = ALLY_OWN  # an allied conquest: the ally draws its own Risk card too
     reveal_once: bool = False  # a revealed mobilization card is shown again only after turn-in
+    # The flanking loophole (RULES.md C10, C11): the least armies a committed block or flank
+    # commits (2: the text), and the defender's dice against one (``"commitment"``: the text).
+    min_commitment: int = 2
+    defender_dice: str = BY_COMMITMENT
     # Which of the engine's readings of the text the game plays by: 1 for games set up before
     # the readings marked "revision 2" in risk/RULES.md (so a stored game replays and verifies
     # as it was played), 2 for every new game.
@@ -81,10 +92,15 @@ class Options:
 
     def __post_init__(self) -> None:
         choices = {"win": WIN_CONDITIONS, "ally_defender": (NEXT_PLAYER, AI),
-                   "ally_cards": (ALLY_OWN, DECLARER_ONLY)}  # fmt: skip
+                   "ally_cards": (ALLY_OWN, DECLARER_ONLY),
+                   "defender_dice": DEFENDER_DICE}  # fmt: skip
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name}: one of {', '.join(allowed)}")
+        least = self.min_commitment
+        whole = isinstance(least, int) and not isinstance(least, bool)
+        if not whole or not 2 <= least <= MAX_MIN_COMMITMENT:
+            raise ValueError(f"min_commitment: whole armies, 2 to {MAX_MIN_COMMITMENT}")
         if self.revision not in REVISIONS:
             raise ValueError(f"revision: one of {', '.join(map(str, REVISIONS))}")
 
@@ -207,6 +223,7 @@ class Turn:
     to_place: int = 0
     ships_to_place: list[int] = field(default_factory=list)  # crews of ships won by a turn-in
     factories_to_place: int = 0
+    turned_in: int = 0  # card sets turned in this turn (RULES.md R8)
     attacked: list[str] = field(default_factory=list)  # seats that had their mobilization bonus
     locked: list[str] = field(default_factory=list)  # territories after a failed committed attack
     took_territory: bool = False
@@ -394,7 +411,8 @@ def _hand_to_dict(hand: HandState | None) -> dict[str, Any] | None:
 def _hand_from_dict(data: dict[str, Any] | None) -> HandState | None:
     if data is None:
         return None
-    tuple_fields = {f.name for f in fields(PokerSeat) if f.name in ("stash", "hand", "discards")}
+    listed = ("stash", "hand", "discards", "stash_cards")
+    tuple_fields = {f.name for f in fields(PokerSeat) if f.name in listed}
     seats: list[PokerSeat] = []
     for seat in data["seats"]:
         values: dict[str, Any] = {k: tuple(v) if k in tuple_fields else v for k, v in seat.items()}

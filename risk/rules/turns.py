@@ -114,9 +114,31 @@ def _turn(state: GameState) -> Turn:
 # --- reinforcement ------------------------------------------------------------------------------
 
 
+def turn_in_refusal(state: GameState) -> str | None:
+    """Why the seat whose turn it is may not turn in another set now (None: it may).
+
+    Revision 2 (RULES.md R8): one turn-in a turn ("A player gets either: ..."), and a further
+    one only while the hand still holds 5 or more cards, which must be turned in before the
+    campaign (R4): a hand of 8 turns in twice, a hand of 6 once.
+    """
+    turn = _turn(state)
+    if state.options.revision < 2 or not turn.turned_in:
+        return None
+    held = len(state.seat(turn.seat).risk_cards)
+    if held >= board.MUST_TURN_IN_AT:
+        return None
+    return (
+        f"one card turn-in a turn: a further set only while you hold {board.MUST_TURN_IN_AT} "
+        f"or more cards (you hold {held})"
+    )
+
+
 def do_turn_in(state: GameState, action: TurnIn, dice: Dice, events: list[Event]) -> None:
     turn = _require_phase(state, REINFORCE)
     seat = state.seat(turn.seat)
+    refusal = turn_in_refusal(state)
+    if refusal is not None:
+        raise IllegalAction(Refusal.ONE_TURN_IN, refusal, field="cards")
     if action.reward not in REWARDS:
         raise IllegalAction(
             Refusal.REWARD, f"reward is one of {', '.join(REWARDS)}", field="reward"
@@ -145,6 +167,7 @@ def do_turn_in(state: GameState, action: TurnIn, dice: Dice, events: list[Event]
         if card in seat.revealed:
             seat.revealed.remove(card)
     state.risk_deck.discard += list(action.cards)
+    turn.turned_in += 1
     turn.to_place += result.armies
     turn.factories_to_place += result.factories
     if result.ship_armies is not None:
@@ -183,6 +206,8 @@ def do_place_ship(state: GameState, action: PlaceShip, events: list[Event]) -> N
                             field="station")  # fmt: skip
     crew = turn.ships_to_place.pop(0)
     ship = board.new_ship(state, turn.seat, action.station, crew)
+    if state.options.revision >= 2:  # RULES.md H2b: each ship acts at least once a turn
+        ship.cruises = 1
     board.create(state, "ship", crew)
     events.append({"type": "ship_launched", "seat": turn.seat, "ship": ship.id,
                    "station": action.station, "armies": crew})  # fmt: skip

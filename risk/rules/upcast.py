@@ -18,7 +18,8 @@ History:
 
 * **2 -> 3** (rule revision 2, risk/RULES.md):
   - options saved before revision 2 get ``V2_OPTIONS``: the readings those games were played by
-    (``revision`` 1) and every option added since switched off or set as it then played.
+    (``revision`` 1) and every option added since switched off or set as it then played;
+  - a turn under way gets ``turned_in`` 0 (revision 1 games do not limit turn-ins anyway).
 
 The game's own options (stored apart from the state, used to set it up again for a replay or
 ``verify_game``) are read with ``stored_options``, which fills a missing option the same way.
@@ -52,6 +53,8 @@ V1_OPTIONS: dict[str, Any] = {
 #: Every option added with schema version 3, as version 2 games played before it existed.
 V2_OPTIONS: dict[str, Any] = {
     "revision": 1,
+    "min_commitment": 2,
+    "defender_dice": "commitment",
 }
 
 
@@ -75,6 +78,8 @@ def _v1_to_v2(data: Data) -> Data:
 
 def _v2_to_v3(data: Data) -> Data:
     data["options"] = {**V2_OPTIONS, **data["options"]}
+    if data.get("turn") is not None:  # a turn under way: its turn-ins were not counted
+        data["turn"] = {"turned_in": 0, **data["turn"]}
     data["version"] = 3
     return data
 

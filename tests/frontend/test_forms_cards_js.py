@@ -108,7 +108,8 @@ def form_choices(spec: dict[str, Any], rng: random.Random) -> list[dict[str, Any
             if least <= most:
                 stash = rng.sample(d["stash"], rng.randint(least, most))
                 picks.append({"move": "draw", "cards": discard, "from_stash": stash})
-        return picks
+        keep = set(d["keep"]) if d.get("keep_one") else set()  # a stash card stays in the hand
+        return [p for p in picks if not keep or p["from_stash"] or keep - set(p["cards"])]
     return [{"move": m} for m in moves]
 
 
@@ -191,6 +192,9 @@ CHOOSE = {"type": "poker", "options": {"moves": ["choose"], "amount": 1, "pot": 
           "choose": {"stash": ["Qh", "2c", "As"], "min": 2, "max": 3}}}  # fmt: skip
 DRAW = {"type": "poker", "options": {"moves": ["draw"], "amount": 1, "pot": 3,
         "draw": {"hand": ["Qh", "2c", "7d", "9s", "Kh"], "stash": ["As"], "deck": 1}}}  # fmt: skip
+DRAW_KEEP = {"type": "poker", "options": {"moves": ["draw"], "amount": 1, "pot": 3,
+             "draw": {"hand": ["Qh", "2c", "7d", "9s", "Kh"], "stash": ["As"], "deck": 5,
+                      "keep": ["Qh", "Kh"], "keep_one": True}}}  # fmt: skip
 BET = {"type": "poker", "options": {"moves": ["call", "raise", "fold"], "amount": 1, "pot": 3}}
 DISCARD = {"type": "discard", "options": {"count": 2, "cards": ["Qh", "2c", "7d", "9s", "Kh",
                                                                "As", "3d"]}}  # fmt: skip
@@ -213,6 +217,8 @@ def test_hand_worked_actions():
         ("buildCards", [END_TURN, {"ally": "ally-5"}]),
         ("buildCards", [END_TURN, {"ally": None}]),
         ("buildCards", [JOIN, {"ally": "ally-5"}]),
+        ("buildCards", [DRAW_KEEP, {"move": "draw", "cards": ["Qh", "2c"], "from_stash": []}]),
+        ("buildCards", [DRAW_KEEP, {"move": "draw", "cards": ["Qh", "Kh"], "from_stash": ["As"]}]),
     ])  # fmt: skip
     assert got == [
         # the set's own order (the engine's), whatever order the cards were clicked in
@@ -228,6 +234,9 @@ def test_hand_worked_actions():
         {"action": {"type": "end_turn", "ally": "ally-5"}},
         {"action": {"type": "end_turn"}},
         {"action": {"type": "join", "ally": "ally-5"}},
+        # keep_one: Kh, a stash card, stays; or both go and a stash card replaces one
+        {"action": {"type": "poker", "move": "draw", "cards": ["Qh", "2c"], "from_stash": []}},
+        {"action": {"type": "poker", "move": "draw", "cards": ["Qh", "Kh"], "from_stash": ["As"]}},
     ]
 
 
@@ -244,6 +253,7 @@ def test_choices_outside_the_spec_are_refused_with_a_sentence():
         (DRAW, {"move": "draw", "cards": ["2c"], "from_stash": ["As", "Kd"]}, "stash"),
         (DRAW, {"move": "draw", "cards": [], "from_stash": ["As"]}, "at most that many"),
         (DRAW, {"move": "draw", "cards": ["As"], "from_stash": []}, "from your hand"),
+        (DRAW_KEEP, {"move": "draw", "cards": ["Qh", "Kh"], "from_stash": []}, "Keep one"),
         (BET, {"move": "check"}, "call, raise, fold"),
         (DISCARD, {"cards": ["3d"]}, "exactly 2 poker cards"),
         (DISCARD, {"cards": ["3d", "4d"]}, "from your poker hand"),

@@ -148,6 +148,37 @@ def test_an_unknown_option_is_refused_with_the_known_ones(alice):
     assert "fog_of_war" not in body["allowed"]
 
 
+def test_the_flanking_loophole_options_are_the_hosts_choice(alice):
+    """risk/RULES.md C10, C11: ``min_commitment`` and ``defender_dice`` are stored as chosen,
+    and a game that leaves them out plays by the rule text (2, "commitment")."""
+    body = create(alice, options={"min_commitment": 3, "defender_dice": "normal"})
+    game = Game.objects.get(pk=body["id"])
+    assert (game.options["min_commitment"], game.options["defender_dice"]) == (3, "normal")
+    plain = Game.objects.get(pk=create(alice)["id"])
+    assert (plain.options["min_commitment"], plain.options["defender_dice"]) == (2, "commitment")
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"min_commitment": 1}, "options.min_commitment"),
+        ({"min_commitment": 11}, "options.min_commitment"),
+        ({"min_commitment": True}, "options.min_commitment"),
+        ({"min_commitment": "3"}, "options.min_commitment"),
+        ({"defender_dice": "three"}, "options.defender_dice"),
+    ],
+    ids=["one", "eleven", "true", "text", "unknown-dice"],
+)
+def test_a_flanking_option_out_of_range_is_refused_naming_it(alice, options, field):
+    response = client_for(alice).post(GAMES, {"seats": 3, "options": options}, format="json")
+
+    body = refusal(response, 400)
+    assert (body["error"], body["field"]) == ("invalid", field)
+    if field == "options.defender_dice":
+        assert body["allowed"] == ["commitment", "normal"]
+    assert not Game.objects.exists()
+
+
 def test_a_live_game_without_minutes_is_refused_naming_the_minutes_field(alice):
     response = client_for(alice).post(GAMES, {"seats": 3, "time_control": "live"}, format="json")
 

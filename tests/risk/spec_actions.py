@@ -250,12 +250,19 @@ def _poker(o: dict[str, Any], p: str) -> list[Action]:
             draw = o["draw"]
             hand, stash, deck = draw["hand"], draw["stash"], draw["deck"]
             out.append(Poker(p, "draw"))
+            keep = draw["keep"] if draw.get("keep_one") else []
             for discard in (hand[:1], hand):
                 from_stash = stash[: len(discard)]
-                if len(discard) - len(from_stash) <= deck:
+                if len(discard) - len(from_stash) <= deck and (
+                    from_stash or not keep or set(keep) - set(discard)
+                ):
                     out.append(Poker(p, "draw", tuple(discard), tuple(from_stash)))
-                if len(discard) <= deck:
+                if len(discard) <= deck and (not keep or set(keep) - set(discard)):
                     out.append(Poker(p, "draw", tuple(discard)))
+                # the most a draw may discard with no stash replacement: all but one stash card
+                lean = [c for c in discard if not keep or c != keep[0]]
+                if keep and lean and len(lean) <= deck:
+                    out.append(Poker(p, "draw", tuple(lean)))
         else:
             out.append(Poker(p, move))
     return out

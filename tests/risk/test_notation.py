@@ -430,12 +430,12 @@ def _play(seed: int, players: int, options: Options, steps: int) -> tuple[set[st
 
 
 #: The action types these three short games offer (and so check): all but discard,
-#: join_defence, place_factory and prize, which the long sweep reaches.
+#: join_defence and prize, which the long sweep reaches.
 QUICK_TYPES = [
     "answer", "arrange", "attack", "challenge", "concede", "cruise", "disembark", "embark",
     "end_campaign", "end_cruise", "end_turn", "join", "leave", "mobilize", "move_in",
-    "naval_attack", "place", "place_ship", "poker", "prefer", "retreat", "roll", "sail",
-    "transfer", "turn_in", "vote_draw",
+    "naval_attack", "place", "place_factory", "place_ship", "poker", "prefer", "retreat", "roll",
+    "sail", "transfer", "turn_in", "vote_draw",
 ]  # fmt: skip
 
 

@@ -100,7 +100,8 @@
 
   // engine.poker_spec: choose 1-5 stash cards within min..max; draw: discard any cards of the
   // hand, each replaced from the stash (at most as many as discarded) or the deck (which must
-  // hold the rest); every other move is one army at most and carries no cards.
+  // hold the rest), keeping a stash card in the hand when keep_one says so; every other move
+  // is one army at most and carries no cards.
   function buildPoker(o, c, cards) {
     const moves = o.moves || [];
     if (!moves.includes(c.move)) return { error: `Choose a move: ${moves.join(", ")}.` };
@@ -119,6 +120,11 @@
       if (!distinct(cards) || !within(cards, d.hand || [])) return { error: "Pick the cards to discard from your hand." };
       if (!distinct(fromStash) || !within(fromStash, d.stash || [])) return { error: "Pick replacements from your stash." };
       if (fromStash.length > cards.length) return { error: `You discard ${plural(cards.length, "card")}: take at most that many from your stash.` };
+      // engine.poker_spec keep_one (RULES.md A12): a stash card stays in the hand.
+      const keep = d.keep_one ? d.keep || [] : [];
+      if (keep.length && !fromStash.length && keep.every((k) => cards.includes(k))) {
+        return { error: `Keep one of your stash cards (${keep.join(", ")}) in your hand, or take a replacement from your stash.` };
+      }
       const fromDeck = cards.length - fromStash.length;
       if (fromDeck > (d.deck || 0)) return { error: `The deck holds ${plural(d.deck || 0, "card")}: take more replacements from your stash or discard fewer.` };
       return { action: { type: "poker", move: "draw", cards: [...cards], from_stash: [...fromStash] } };
@@ -370,6 +376,7 @@
         const d = o.draw || {};
         choice.move = "draw";
         parts.push(el("p", {}, "Pick the cards to discard; each is replaced from your stash (pick them below) or else from the deck."));
+        if (d.keep_one && (d.keep || []).length) parts.push(el("p", { className: "muted" }, `At least one stash card stays in your hand: keep one of ${d.keep.join(", ")}, or take a replacement from your stash.`));
         parts.push(cardBoxes("Your hand: discard", d.hand || [], choice.cards, "cards", (c) => pokerCard(c), (card, on) => {
           choice.cards = toggle(choice.cards, card, on); ctx.renderForm();
         }));
