@@ -675,6 +675,45 @@ def test_the_deal_and_the_draw_cannot_take_more_cards_than_the_deck_holds():
     assert apply(state, Draw("alice", ["Ah"], ["Qs"]))[0].phase == "draw"
 
 
+def _keeping(alice_choice: list[str], keep_stash: bool = True) -> HandState:
+    """Two players, both chose and checked: the draw phase, alice to draw. Alice's stash is
+    ALICE_STASH, bob's 7c 2s; ``keep_stash`` is the start_hand switch of decision 6."""
+    stashes = [ALICE_STASH, ["7c", "2s"]]
+    entrants = [Entrant("alice", stashes[0], 5), Entrant("bob", stashes[1], 5)]
+    state = start_hand(entrants, stacked("", *stashes), keep_stash=keep_stash)[0]
+    state = play(state, Choose("alice", alice_choice), Choose("bob", ["7c"]))[0]
+    return play(state, Check("alice"), Check("bob"))[0]
+
+
+def test_the_draw_must_keep_a_stash_card_in_the_hand():
+    """Rule text "Playing Poker": a player 'must use at least one of these cards [their stash]
+    in their hand'. With ``keep_stash`` alice, who chose Ah and Kd, may discard one of them,
+    not both, unless a stash card (Qs) comes back in the draw; the stash cards in her hand are
+    tracked through the draw (decision 6)."""
+    state = _keeping(["Ah", "Kd"])
+    dealt = state.seats[0].hand[2:]
+    assert state.seats[0].stash_cards == ("Ah", "Kd")
+    error = refused(state, Draw("alice", ["Ah", "Kd"]))
+    assert error.code == "keep-stash-card"
+    assert "keep one of Ah, Kd, or take a replacement from the stash" in error.reason
+    error = refused(state, Draw("alice", ["Ah", "Kd", *dealt]))
+    assert error.code == "keep-stash-card"
+    after = apply(state, Draw("alice", ["Ah"]))[0]
+    assert after.seats[0].stash_cards == ("Kd",) and after.seats[0].hand[0] == "Kd"
+    after = apply(state, Draw("alice", ["Ah", "Kd"], ["Qs"]))[0]
+    assert after.seats[0].stash_cards == ("Qs",)
+    assert after.seats[0].hand[: len(dealt) + 1] == (*dealt, "Qs")
+
+
+def test_without_keep_stash_the_draw_may_replace_every_chosen_card():
+    """Decision 6 as it was (Risk games of rule revision 1, and the default of start_hand):
+    alice's one chosen stash card may be discarded and replaced from the deck."""
+    state = _keeping(["Ah"], keep_stash=False)
+    after = apply(state, Draw("alice", ["Ah"]))[0]
+    assert "Ah" not in after.seats[0].hand and after.seats[0].stash_cards == ()
+    assert refused(_keeping(["Ah"]), Draw("alice", ["Ah"])).code == "keep-stash-card"
+
+
 def test_a_refused_action_leaves_the_state_as_it_was():
     state = betting()
     before = state

@@ -109,15 +109,21 @@ def test_stop_below_leaves_the_last_armies_home():
 
 @cache
 def chain(
-    flanks: tuple[int, ...], commitments: tuple[int, ...], reserves: int, d: int, turn: int
+    flanks: tuple[int, ...],
+    commitments: tuple[int, ...],
+    reserves: int,
+    d: int,
+    turn: int,
+    floor: int = 1,
 ) -> F:
-    """An independent recursion for P(attacker wins), from brute-force roll tables."""
+    """An independent recursion for P(attacker wins), from brute-force roll tables. ``floor``:
+    the fewest dice the defender rolls while it has them (2: ``defender_dice="normal"``)."""
     if d == 0:
         return F(1)
     if not any(flanks):
         return F(0)
     live = sum(1 for f in flanks if f)
-    n, m = flanks[turn], min(max(1, commitments[turn] - 1), d)
+    n, m = flanks[turn], min(max(floor, commitments[turn] - 1), d)
     total = F(0)
     for (lost, won), p in brute_force_roll(n, m, live >= 2).items():
         refill = min(lost, reserves)
@@ -131,7 +137,7 @@ def chain(
             ),
             turn,
         )
-        total += p * chain(tuple(after), commitments, reserves - refill, d - won, nxt)
+        total += p * chain(tuple(after), commitments, reserves - refill, d - won, nxt, floor)
     return total
 
 
@@ -168,6 +174,38 @@ def test_flanking_two_flanks_of_two_against_one():
 def test_flanking_larger_against_the_independent_recursion():
     odds = battle_odds(None, 3, mode="flanking", flanks=[3, 2])
     assert odds.attacker_wins == pytest.approx(float(chain((3, 2), (3, 2), 0, 3, 0)), abs=1e-12)
+
+
+def test_defender_dice_normal_committed_two_against_two():
+    """Fast Risk option ``defender_dice="normal"`` (risk/RULES.md C11): a committed block of 2
+    against 2 meets 2 dice, not 1. 2 v 2: both defenders fall 295/1296, one each 420/1296; the
+    block, down to 1, then rolls 1 die v 1 (15/36)."""
+    odds = battle_odds(2, 2, mode="committed", defender_dice="normal")
+    assert odds.attacker_wins == pytest.approx(295 / 1296 + 420 / 1296 * 15 / 36, abs=1e-12)
+    assert odds.attacker_wins == pytest.approx(float(chain((2,), (2,), 0, 2, 0, 2)), abs=1e-12)
+    text = battle_odds(2, 2, mode="committed")
+    assert text.attacker_wins == pytest.approx(float(chain((2,), (2,), 0, 2, 0)), abs=1e-12)
+
+
+@pytest.mark.parametrize(("flanks", "defenders"), [((2, 2), 3), ((3, 2), 4), ((2, 2, 2), 5)])
+def test_defender_dice_normal_flanking_against_the_independent_recursion(flanks, defenders):
+    """The compiled flanking walk with the defender's floor of 2 dice, against the recursion."""
+    odds = battle_odds(
+        None, defenders, mode="flanking", flanks=list(flanks), defender_dice="normal"
+    )
+    want = chain(flanks, flanks, 0, defenders, 0, 2)
+    assert odds.attacker_wins == pytest.approx(float(want), abs=1e-12)
+    plain = battle_odds(None, defenders, mode="flanking", flanks=list(flanks))
+    assert plain.attacker_wins > odds.attacker_wins
+
+
+def test_defender_dice_normal_in_a_resolved_battle():
+    """Committed 2 v 2 with the option: one roll of 6 5 v 4 3 takes both defenders."""
+    report = resolve_battle(
+        2, 2, mode="committed", defender_dice="normal", dice=FixedDice([6, 5, 4, 3])
+    )
+    assert [(r.attacker, r.defender) for r in report.rolls] == [((6, 5), (4, 3))]
+    assert report.winner == "attacker"
 
 
 def test_naval_sink_rolls_and_capture():
@@ -247,6 +285,7 @@ def test_probabilities_sum_to_one_and_more_attackers_never_hurt(a, d, mode):
         ({"attackers": 3, "defenders": 3, "stop_below": 1, "mode": "committed"}, "stop_below"),
         ({"attackers": 2000, "defenders": 3}, "attackers"),
         ({"attackers": True, "defenders": 3}, "attackers"),
+        ({"attackers": 3, "defenders": 3, "defender_dice": "three"}, "defender_dice"),
     ],
 )
 def test_bad_input_names_the_field(kwargs, field):
