@@ -259,6 +259,7 @@ def test_calculator_bodies_refuse_unknown_keys_and_state_their_ranges(schema):
     assert (risk["defenders"]["minimum"], risk["defenders"]["maximum"]) == (1, 1000)
     assert risk["flanks"]["minItems"] == 2
     assert (risk["flanks"]["items"]["minimum"], risk["flanks"]["items"]["maximum"]) == (2, 60)
+    assert resolved(schema, risk["defender_dice"])["enum"] == ["commitment", "normal"]
     france = body(schema, "france_1944")["properties"]
     assert (france["attacker_morale"]["minimum"], france["attacker_morale"]["maximum"]) == (1, 6)
     assert (france["other_morale"]["minimum"], france["other_morale"]["maximum"]) == (-6, 6)

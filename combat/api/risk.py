@@ -67,6 +67,13 @@ class RiskOddsInputSerializer(StrictEnvelopeSerializer):
     naval = StrictBooleanField(
         default=False, help_text="Ship against ship: sink rolls after total defeats, capture."
     )
+    defender_dice = serializers.ChoiceField(
+        choices=risk_dice.DEFENDER_DICE,
+        default="commitment",
+        help_text="Committed and flanking: the defender rolls one fewer die than the commitment "
+        "(commitment, the rule text), or never fewer than a normal attack's 2 (normal, a host "
+        "option of Fast Risk games).",
+    )
     max_outcomes = StrictIntegerField(
         default=DEFAULT_OUTCOMES,
         min_value=1,

@@ -28,6 +28,14 @@ def test_naval_odds_carry_sinking_and_capture(client):
     assert body["naval"]["defender_ship_capturable"] == pytest.approx(125 / 216)
 
 
+def test_the_defender_dice_option_of_fast_risk_games(client):
+    """risk/RULES.md C11: with defender_dice "normal" a committed 2 v 2 meets 2 dice: both
+    defenders fall 295/1296, one each 420/1296, then 1 v 1 wins 15/36."""
+    body = {"attackers": 2, "defenders": 2, "mode": "committed", "defender_dice": "normal"}
+    answer = post(client, body).json()
+    assert answer["attacker_wins"] == pytest.approx(295 / 1296 + 420 / 1296 * 15 / 36)
+
+
 @pytest.mark.parametrize(
     ("body", "field", "code"),
     [
@@ -37,6 +45,11 @@ def test_naval_odds_carry_sinking_and_capture(client):
         ({"attackers": 1, "defenders": 2, "mode": "committed"}, "attackers", "invalid_input"),
         ({"attackers": 3, "defenders": 2, "flank": [1]}, "flank", "unknown_field"),
         ({"defenders": 2, "mode": "flanking", "flanks": [5]}, "flanks", "invalid_input"),
+        (
+            {"attackers": 2, "defenders": 2, "defender_dice": "all"},
+            "defender_dice",
+            "invalid_choice",
+        ),
     ],
 )
 def test_bad_input_is_a_400_naming_the_field(client, body, field, code):
