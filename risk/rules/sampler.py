@@ -99,25 +99,27 @@ def _attack(state: GameState, player: str, spec: ActionSpec, rng: random.Random)
     target = rng.choice(sorted(spec.options["targets"]))
     sources = spec.options["targets"][target]
     room = {s: _room(state, s) for s in sources}
+    least = state.options.min_commitment  # a committed block's least (RULES.md C10)
     mode = rng.choice([NORMAL, NORMAL, COMMITTED, FLANKING])
     if mode == FLANKING:
         pairs = [
             (a, b)
             for a in sources
             for b in sources
-            if (a != b and min(room[a][1], room[b][1]) >= 2) or (a == b and room[a][1] >= 4)
+            if (a != b and min(room[a][1], room[b][1]) >= least)
+            or (a == b and room[a][1] >= 2 * least)
         ]
         if pairs:
             a, b = rng.choice(pairs)
             most = room[a][1] // 2 if a == b else min(room[a][1], room[b][1])
-            armies = rng.randint(2, most)
+            armies = rng.randint(least, most)
             return Attack(player, target=target, mode=FLANKING, flanks=((a, armies), (b, armies)))
         mode = COMMITTED
     if mode == COMMITTED:
-        able = [s for s in sources if room[s][1] >= 2]
+        able = [s for s in sources if room[s][1] >= least]
         if able:
             source = rng.choice(able)
-            armies = rng.randint(2, room[source][1])
+            armies = rng.randint(least, room[source][1])
             return Attack(player, target=target, mode=COMMITTED, flanks=((source, armies),))
     able = [s for s in sources if room[s][0] >= 1]
     source = rng.choice(able)
@@ -137,6 +139,7 @@ def _naval_attack(state: GameState, player: str, spec: ActionSpec, rng: random.R
     """One defender; then a flanking group (two or more ships on one target, others anywhere),
     or ships on distinct targets (normal or committed), all built from the spec's lists."""
     options = spec.options
+    least = state.options.min_commitment  # a committed block's least (RULES.md C10)
     seat = rng.choice(sorted(options["defenders"]))
     fleet: dict[str, list[str]] = options["defenders"][seat]
     crew: dict[str, int] = options["crew"]
@@ -144,7 +147,7 @@ def _naval_attack(state: GameState, player: str, spec: ActionSpec, rng: random.R
     rng.shuffle(ships)
     several = rng.random() < 0.4
     if FLANKING in options["modes"] and rng.random() < 0.5:
-        strong = [s for s in ships if crew[s] >= 2]
+        strong = [s for s in ships if crew[s] >= least]
         shared = sorted({t for s in strong for t in fleet[s]
                          if sum(t in fleet[o] for o in strong) >= 2})  # fmt: skip
         if shared:
@@ -154,9 +157,10 @@ def _naval_attack(state: GameState, player: str, spec: ActionSpec, rng: random.R
             pairs = [(s, lead) for s in group]
             if several:
                 pairs += [(s, rng.choice(fleet[s])) for s in strong if s not in group]
-            return _naval(player, pairs, FLANKING, rng.randint(2, min(crew[s] for s, _ in pairs)))
+            most = min(crew[s] for s, _ in pairs)
+            return _naval(player, pairs, FLANKING, rng.randint(least, most))
     mode = NORMAL
-    strong = [s for s in ships if crew[s] >= 2]
+    strong = [s for s in ships if crew[s] >= least]
     if COMMITTED in options["modes"] and strong and rng.random() < 0.3:
         mode, ships = COMMITTED, strong  # the modes are for all defenders: this fleet may have none
     pairs, used = [], set()
@@ -169,7 +173,7 @@ def _naval_attack(state: GameState, player: str, spec: ActionSpec, rng: random.R
             break
     if mode == NORMAL:
         return _naval(player, pairs, NORMAL, 0)
-    return _naval(player, pairs, COMMITTED, rng.randint(2, min(crew[s] for s, _ in pairs)))
+    return _naval(player, pairs, COMMITTED, rng.randint(least, min(crew[s] for s, _ in pairs)))
 
 
 def _naval(player: str, pairs: list[tuple[str, str]], mode: str, armies: int) -> NavalAttack:

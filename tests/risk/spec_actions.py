@@ -113,10 +113,11 @@ def _flanking(
         for flanks in itertools.combinations_with_replacement(able, count):
             uses = {s: flanks.count(s) for s in flanks}
             most = min(room[s]["committed"][1] // n for s, n in uses.items())
-            if most >= 2:
+            least = max(room[s]["committed"][0] for s in uses)  # the option min_commitment
+            if most >= least:
                 out += [
                     Attack(p, target, "flanking", tuple((s, k) for s in flanks))
-                    for k in _edges(2, most)
+                    for k in _edges(least, most)
                 ]  # fmt: skip
     return out
 
@@ -132,7 +133,7 @@ def _naval_attack(o: dict[str, Any], p: str) -> list[Action]:
                 if "committed" in modes and crew[ship] >= modes["committed"]["min_armies"]:
                     out += [
                         NavalAttack(p, (ship,), target, "committed", armies=n)
-                        for n in _edges(2, crew[ship])
+                        for n in _edges(modes["committed"]["min_armies"], crew[ship])
                     ]  # fmt: skip
         for a, b in itertools.combinations(own, 2):
             shared = [t for t in ships[a] if t in ships[b]]
@@ -141,7 +142,7 @@ def _naval_attack(o: dict[str, Any], p: str) -> list[Action]:
                 if "flanking" in modes and most >= modes["flanking"]["min_armies"]:
                     out += [
                         NavalAttack(p, (a, b), target, "flanking", armies=n)
-                        for n in _edges(2, most)
+                        for n in _edges(modes["flanking"]["min_armies"], most)
                     ]  # fmt: skip
             others = [(x, y) for x in ships[a] for y in ships[b] if x != y]
             for x, y in others[:1]:  # two ships on two targets

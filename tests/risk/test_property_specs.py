@@ -24,7 +24,7 @@ from risk.rules import (
     pending_decisions,
     sample_action,
 )
-from risk.rules.state import GameState
+from risk.rules.state import GameState, Options
 from tests.risk.spec_actions import actions_from_spec
 
 GAMES = [(seed, 2 + seed % 5) for seed in range(12)]
@@ -49,12 +49,32 @@ def _check_specs(state: GameState, person: str, rng: random.Random) -> int:
 @pytest.mark.slow
 @pytest.mark.parametrize(("seed", "players"), GAMES)
 def test_every_action_built_from_a_spec_is_accepted(seed: int, players: int) -> None:
+    _play_and_check(seed, players, Options())
+
+
+#: The host options against the flanking loophole (RULES.md C10, C11): what a spec offers under
+#: them is accepted too (a committed block from ``min_commitment``, two flanks of it from one
+#: source only with twice that to spare).
+FLANKING_OPTIONS = [
+    Options(min_commitment=3, defender_dice="normal"),
+    Options(min_commitment=4),
+]
+
+
+@pytest.mark.parametrize("options", FLANKING_OPTIONS, ids=["min3-normal-dice", "min4"])
+def test_every_action_built_from_a_spec_is_accepted_under_the_flanking_options(
+    options: Options,
+) -> None:
+    _play_and_check(3, 3, options, steps=400)
+
+
+def _play_and_check(seed: int, players: int, options: Options, steps: int = STEPS) -> None:
     names = [f"p{i}" for i in range(players)]
-    state = new_game(names, seed=f"specs-{seed}")
+    state = new_game(names, seed=f"specs-{seed}", options=options)
     rng = random.Random(seed)
     newcomers = [f"late{i}" for i in range(4)]
     checked = 0
-    for _ in range(STEPS):
+    for _ in range(steps):
         if state.over:
             break
         actor = pending_decisions(state)[0].player
@@ -73,4 +93,4 @@ def test_every_action_built_from_a_spec_is_accepted(seed: int, players: int) -> 
         if action is None:
             action = sample_action(state, actor, rng)
         state, _ = apply(state, action, game_dice(state))
-    assert checked > 2000  # the game went somewhere and offered real choices
+    assert checked > 2000 * steps // STEPS  # the game went somewhere, offering real choices
