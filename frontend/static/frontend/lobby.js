@@ -163,6 +163,10 @@
     const f = event.target.elements;
     const options = { win: f.win.value };
     if (f.win.value === "round-limit") options.round_limit = Number(f.round_limit.value);
+    // The host options against the flanking loophole (risk/RULES.md C10, C11): sent only when
+    // they differ from the rules' own reading, which a game without them plays by.
+    if (f.min_commitment.value !== "2") options.min_commitment = Number(f.min_commitment.value);
+    if (f.defender_dice.value !== "commitment") options.defender_dice = f.defender_dice.value;
     const body = {
       name: f.name.value.trim(),
       seats: Number(f.seats.value),
