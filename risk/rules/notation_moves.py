@@ -194,6 +194,8 @@ def _poker_spec(state: GameState, s: ActionSpec) -> str:
     if "draw" in o:
         d = o["draw"]
         text += f"   hand: {' '.join(d['hand'])}; stash: {' '.join(d['stash']) or 'none'}"
+        if d.get("keep_one"):  # RULES.md A12: a stash card stays in the hand
+            text += f"; keep one of {' '.join(d['keep'])} unless replaced from the stash"
     return text
 
 

@@ -21,6 +21,7 @@ from risk.rules.actions import (
     TurnIn,
 )
 from risk.rules.bots import HIDDEN, redacted_state
+from risk.rules.notation_moves import legal_moves_text
 from risk.rules.state import CAMPAIGN, END, REINFORCE, ROLLING, GameState, Options
 from risk.rules.upcast import stored_options, upcast
 from tests.risk.builders import act, kamchatka_front, make_state, of_type, refused
@@ -243,6 +244,9 @@ def test_the_draw_keeps_the_stash_card_in_the_hand():
     state = at_the_draw()
     draw = spec(state, "alice", "poker")["draw"]
     assert (draw["keep"], draw["keep_one"]) == (["Ah"], True)
+    assert legal_moves_text(state, "alice")[0].endswith(
+        "keep one of Ah unless replaced from the stash"
+    )
     error = refused(state, Poker("alice", "draw", cards=("Ah",)))
     assert error.code == "keep-stash-card"
     state, _ = act(state, Poker("alice", "draw", cards=("Kh",)))
