@@ -71,6 +71,8 @@ def options_schema() -> dict[str, Any]:
                "defender_dice": lobby.DEFENDER_DICE_CHOICES}  # fmt: skip
     properties: dict[str, Any] = {}
     for name, value in default.to_dict().items():
+        if name == "revision":  # not a host's choice (every new game plays the newest)
+            continue
         if name in choices:
             prop: dict[str, Any] = {"type": "string", "enum": list(choices[name])}
         elif name == "round_limit":
