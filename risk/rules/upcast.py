@@ -18,7 +18,13 @@ History:
 
 * **2 -> 3** (rule revision 2, risk/RULES.md):
   - options saved before revision 2 get ``V2_OPTIONS``: the readings those games were played by
-    (``revision`` 1) and every option added since switched off or set as it then played.
+    (``revision`` 1) and every option added since switched off or set as it then played;
+  - ``eliminated`` (the order seats went out, for the ranking, RULES.md J12) is filled with the
+    seats already out, in seat order, the best known (a finished game's true order is in its
+    log: ``games.services.rerank``), and ``landless`` (J10) starts empty.
+  A version 3 state saved before ``pirate_turns``, ``eliminated`` or ``landless`` existed gets
+  them the same way (``_fill_v3``): an option missing from a stored game is always the one it
+  was played by.
 
 The game's own options (stored apart from the state, used to set it up again for a replay or
 ``verify_game``) are read with ``stored_options``, which fills a missing option the same way.
@@ -52,14 +58,13 @@ V1_OPTIONS: dict[str, Any] = {
 #: Every option added with schema version 3, as version 2 games played before it existed.
 V2_OPTIONS: dict[str, Any] = {
     "revision": 1,
+    "pirate_turns": None,
 }
 
 
 def stored_options(options: Data) -> Options:
     """A game's stored options, an option it was created without set as it then played (the
     oldest games' options lack those of ``V1_OPTIONS`` too)."""
-    if "revision" in options:
-        return Options.from_dict(options)
     return Options.from_dict({**V1_OPTIONS, **V2_OPTIONS, **options})
 
 
@@ -76,6 +81,16 @@ def _v1_to_v2(data: Data) -> Data:
 def _v2_to_v3(data: Data) -> Data:
     data["options"] = {**V2_OPTIONS, **data["options"]}
     data["version"] = 3
+    return _fill_v3(data)
+
+
+def _fill_v3(data: Data) -> Data:
+    """What a version 3 state saved before them lacks: options as then played, the seats
+    already out (in seat order: the best known) and no landless count."""
+    data["options"] = {**V2_OPTIONS, **data["options"]}
+    if "eliminated" not in data:
+        data["eliminated"] = [s["id"] for s in data["seats"] if not s.get("alive", True)]
+    data.setdefault("landless", {})
     return data
 
 
@@ -88,12 +103,17 @@ def upcast(data: Data) -> Data:
     version = data.get("version")
     if not isinstance(version, int) or not 1 <= version <= SCHEMA_VERSION:
         raise ValueError(f"version: state schema {version!r} is not 1..{SCHEMA_VERSION}")
-    if version == SCHEMA_VERSION:
+    if version == SCHEMA_VERSION and _complete(data):
         return data
     data = copy.deepcopy(data)
     while data["version"] < SCHEMA_VERSION:
         data = UPCASTERS[data["version"]](data)
-    return data
+    return _fill_v3(data)
+
+
+def _complete(data: Data) -> bool:
+    options = data.get("options") or {}
+    return "eliminated" in data and "landless" in data and set(V2_OPTIONS) <= set(options)
 
 
 def load_state(data: Data) -> GameState:

@@ -163,6 +163,7 @@
     const f = event.target.elements;
     const options = { win: f.win.value };
     if (f.win.value === "round-limit") options.round_limit = Number(f.round_limit.value);
+    options.pirate_turns = f.pirate_turns.value === "" ? null : Number(f.pirate_turns.value);
     const body = {
       name: f.name.value.trim(),
       seats: Number(f.seats.value),
