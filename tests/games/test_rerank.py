@@ -31,7 +31,9 @@ PLAYERS = ["alice", "bob", "carol", "dave"]
 SEED = 6  # bob is out first, then dave, then carol; alice wins (found by trying seeds 0-19)
 
 
-def stored_finished_game() -> Game:
+def stored_finished_game(*, until_out: int | None = None) -> Game:
+    """The game of ``SEED`` as the server stores it; with ``until_out``, still running once
+    that many players are out."""
     users = [make_user(name) for name in PLAYERS]
     server_seed = f"{SEED:064x}"
     game = Game.objects.create(
@@ -46,6 +48,9 @@ def stored_finished_game() -> Game:
     rng = random.Random(SEED)
     entries = []
     while not state.over:
+        if until_out is not None and sum(s in PLAYERS for s in state.eliminated) >= until_out:
+            game.status = Game.Status.RUNNING
+            break
         actor = pending_decisions(state)[0].player
         action = sample_action(state, actor, rng)
         dice = game_dice(state)
@@ -59,7 +64,8 @@ def stored_finished_game() -> Game:
     GameSnapshot.objects.create(
         game=game, version=len(entries), schema_version=SCHEMA_VERSION, state=to_dict(state)
     )
-    game.result = {"winner": state.winner, "ranking": list(state.ranking)}
+    if state.over:
+        game.result = {"winner": state.winner, "ranking": list(state.ranking)}
     game.save()
     return game
 
@@ -130,3 +136,25 @@ def test_without_rerank_rerate_rates_the_stored_ranking():
     assert output.getvalue().splitlines() == ["rerated 1 result(s)"]
     game.refresh_from_db()
     assert game.result["ranking"] == ["alice", "bob", "carol", "dave"]
+
+
+def test_rerank_records_the_order_on_the_board_of_a_running_game():
+    """RULES.md J12: bob and dave are out of a game still running; its board, saved before the
+    order was recorded, loads with the seat-order guess (bob, dave happens to be right; here it
+    is stored wrongly as dave, bob). ``--rerank`` writes the order of the log, so the game will
+    finish ranked by it; the result stays empty."""
+    game = stored_finished_game(until_out=2)
+    snapshot = GameSnapshot.objects.get(pk=game.pk)
+    true_order = list(snapshot.state["eliminated"])
+    assert [s for s in true_order if s in PLAYERS] == ["bob", "dave"]
+    snapshot.state["eliminated"] = ["dave", "bob"]
+    snapshot.save()
+    output = StringIO()
+    call_command("rerate", "--rerank", stdout=output)
+    assert output.getvalue().splitlines()[:2] == [
+        f"game {game.pk}: elimination order recorded (still running)",
+        "reranked 1 game(s)",
+    ]
+    assert GameSnapshot.objects.get(pk=game.pk).state["eliminated"] == true_order
+    game.refresh_from_db()
+    assert (game.status, game.result) == (Game.Status.RUNNING, {})

@@ -4,7 +4,10 @@ Wipes ``Rating`` and ``RatingChange`` and replays every finished rated game and 
 order they ended, in one transaction; the numbers equal those the after-game tasks gave.
 
 ``--rerank`` first ranks every finished game again with the engine's current ranking
-(``games.services.rerank``: the eliminated by when they went out, RULES.md J12), then rates.
+(``games.services.rerank``: the eliminated by when they went out, RULES.md J12) and records
+that order on the board of every game still running, then rates. Run it once after deploying
+the ranking of J12: until then ``verify_game`` finds the stored ranking of a finished game with
+two or more players out different from its replay's.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ class Command(BaseCommand):
         if options["rerank"]:
             changed = rerank.rerank_all()
             for done in changed:
-                self.stdout.write(f"game {done.game_id}: ranking {done.before} -> {done.after}")
+                self.stdout.write(done.line())
             self.stdout.write(f"reranked {len(changed)} game(s)")
         count = ratings.rerate()
         self.stdout.write(f"rerated {count} result(s)")
