@@ -228,7 +228,9 @@ class Seat(models.Model):
 
 
 class ActionLog(models.Model):
-    """One applied action, never changed: who, what, what happened, and the rolls it used.
+    """One applied action, never changed: who, what, what happened, and the rolls it used (the
+    one exception: ``manage.py rerate --rerank`` corrects the ranking its ``game_over`` event
+    announced, with the game's result and board, ``games.services.rerank``).
 
     ``rolls`` are the ``SeededDice`` log of the action (``context`` + counters), so anyone can
     re-derive them from the revealed seed; ``response`` is the body the submitter received, so a

@@ -40,6 +40,7 @@ from games.services import (
 )
 from risk.rules import Options
 from risk.rules.board_map import map_names
+from risk.rules.state import MAX_PIRATE_TURNS
 
 ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer,
           404: ErrorSerializer, 409: ErrorSerializer}  # fmt: skip
@@ -83,6 +84,12 @@ def options_schema() -> dict[str, Any]:
             prop = {"type": "integer", "minimum": low, "maximum": high,
                     "description": "The fewest armies a committed block or flank commits "
                     "(risk/RULES.md C10)."}  # fmt: skip
+        elif name == "pirate_turns":
+            prop = {
+                "type": "integer", "minimum": 1, "maximum": MAX_PIRATE_TURNS, "nullable": True,
+                "description": "A player that began this many turns in a row without a "
+                "territory is out at the start of its next (RULES.md J10); null: never.",
+            }  # fmt: skip
         else:
             prop = {"type": "boolean"}
         if value is not None:

@@ -40,7 +40,9 @@ from risk.rules.state import (
     DOMINATION,
     LAST_STANDING,
     MAX_MIN_COMMITMENT,
+    MAX_PIRATE_TURNS,
     NEXT_PLAYER,
+    PIRATE_TURNS,
     ROUND_LIMIT,
 )
 from risk.rules.upcast import stored_options
@@ -143,6 +145,14 @@ def checked_options(raw: dict[str, Any]) -> Options:
         raise ApplicationError(
             "a whole number of rounds, at least 1 (a round-limit game needs one)",
             code="invalid", field="options.round_limit",
+        )  # fmt: skip
+    turns = raw.get("pirate_turns", PIRATE_TURNS)
+    whole = isinstance(turns, int) and not isinstance(turns, bool)
+    if turns is not None and not (whole and 1 <= turns <= MAX_PIRATE_TURNS):
+        raise ApplicationError(
+            f"a whole number of turns, 1 to {MAX_PIRATE_TURNS}, or null (a landless player is "
+            "never put out)",
+            code="invalid", field="options.pirate_turns",
         )  # fmt: skip
     for flag in ("red_queens_high", "reveal_needs_cut", "reveal_once"):
         if flag in raw and not isinstance(raw[flag], bool):

@@ -221,6 +221,7 @@ EVENT_LINES: dict[str, str] = {
     "left": "{player} left the game: their army is an allied army now",
     "conceded": "{player} conceded: their army is an allied army now",
     "stranded": "{seat}'s ships can neither land nor fight: {seat} is out",
+    "landless": "{seat} began {turns} turns in a row without a territory: {seat} is out",
     "joined": "{player} took over the allied army {seat}",
     "ship_sunk": "ship {ship} ({owner}) sank with {armies} aboard",
     "ship_captured": "{by} captured ship {ship}",

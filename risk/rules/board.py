@@ -94,6 +94,8 @@ def check_eliminated(state: GameState, seat_id: str, by: str | None, events: lis
     if not seat.alive or is_alive(state, seat_id):
         return
     seat.alive = False
+    state.eliminated.append(seat_id)
+    state.landless.pop(seat_id, None)
     event: Event = {"type": "eliminated", "seat": seat_id, "by": by}
     if by is not None and by != seat_id:
         # The army that beat it takes its Risk cards; its poker cards go to the person who beat

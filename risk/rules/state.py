@@ -45,6 +45,8 @@ MOBILIZE, JOIN, ROLLING, WON, PRIZES = "mobilize", "join", "rolling", "won", "pr
 # Win conditions (design.md section 5: last player standing by default).
 LAST_STANDING, DOMINATION, ROUND_LIMIT = "last-standing", "domination", "round-limit"
 WIN_CONDITIONS = (LAST_STANDING, DOMINATION, ROUND_LIMIT)
+# How a game ended besides those: every live player landless for too long (RULES.md J10).
+STALEMATE = "stalemate"
 
 # Who decides for an attacked allied army (RULES.md M4): the next player after the attacker, or
 # the army's own AI.
@@ -62,6 +64,9 @@ DEFENDER_DICE = (BY_COMMITMENT, AS_NORMAL)
 
 #: The largest ``Options.min_commitment`` a host may set (a block of 10 is a big army already).
 MAX_MIN_COMMITMENT = 10
+
+#: A landless player's turns before it is out (RULES.md J10), and the most a host may choose.
+PIRATE_TURNS, MAX_PIRATE_TURNS = 10, 100
 
 #: The rule revisions an ``Options.revision`` may name (the newest is every new game's).
 REVISIONS = (1, 2)
@@ -85,6 +90,9 @@ class Options:
     # commits (2: the text), and the defender's dice against one (``"commitment"``: the text).
     min_commitment: int = 2
     defender_dice: str = BY_COMMITMENT
+    # A player who held no territory at the start of this many turns in a row is out at the
+    # start of its next one (RULES.md J10; None: never). Needs ``revision`` 2.
+    pirate_turns: int | None = PIRATE_TURNS
     # Which of the engine's readings of the text the game plays by: 1 for games set up before
     # the readings marked "revision 2" in risk/RULES.md (so a stored game replays and verifies
     # as it was played), 2 for every new game.
@@ -101,6 +109,12 @@ class Options:
         whole = isinstance(least, int) and not isinstance(least, bool)
         if not whole or not 2 <= least <= MAX_MIN_COMMITMENT:
             raise ValueError(f"min_commitment: whole armies, 2 to {MAX_MIN_COMMITMENT}")
+        if self.pirate_turns is not None and (
+            isinstance(self.pirate_turns, bool)
+            or not isinstance(self.pirate_turns, int)
+            or not 1 <= self.pirate_turns <= MAX_PIRATE_TURNS
+        ):
+            raise ValueError(f"pirate_turns: a whole number 1 to {MAX_PIRATE_TURNS}, or null")
         if self.revision not in REVISIONS:
             raise ValueError(f"revision: one of {', '.join(map(str, REVISIONS))}")
 
@@ -263,6 +277,8 @@ class GameState:
     created: dict[str, int] = field(default_factory=dict)  # army ledger: armies made, by source
     lost: dict[str, int] = field(default_factory=dict)  # armies destroyed, by cause
     draw_votes: list[str] = field(default_factory=list)  # players agreeing to end in a draw
+    eliminated: list[str] = field(default_factory=list)  # seats out, first out first
+    landless: dict[str, int] = field(default_factory=dict)  # player -> turns begun without land
     version: int = SCHEMA_VERSION
 
     # --- lookups (the engine's vocabulary) ---------------------------------------------------
@@ -329,6 +345,8 @@ def clone(state: GameState) -> GameState:
         ),
         ranking=list(state.ranking),
         draw_votes=list(state.draw_votes),
+        eliminated=list(state.eliminated),
+        landless=dict(state.landless),
         created=dict(state.created),
         lost=dict(state.lost),
     )  # fmt: skip

@@ -29,10 +29,12 @@ from risk.rules.state import (
     ALLIED,
     ALLY_OWN,
     CAMPAIGN,
+    DOMINATION,
     END,
     PLAYER,
     REINFORCE,
     ROUND_LIMIT,
+    STALEMATE,
     WILD,
     GameState,
     Seat,
@@ -60,6 +62,8 @@ def start_turn(
         board.scuttle(state, seat_id, events)
         advance(state, for_seat or seat_id, events)
         return
+    if for_seat is None and _landless_out(state, seat, events):
+        return
     state.turn_number += 1
     state.turn = Turn(seat=seat_id, controller=controller, for_seat=for_seat)
     for ship in state.ships.values():
@@ -83,6 +87,35 @@ def start_turn(
                    "turn_number": state.turn_number, "round": state.round,
                    "reinforcements": base, "from_pot": from_pot,
                    "factory_armies": factory_armies})  # fmt: skip
+
+
+def _landless_out(state: GameState, seat: Seat, events: list[Event]) -> bool:
+    """RULES.md J10 (revision 2): a player that began its last ``pirate_turns`` turns without a
+    territory is out at the start of the next. True when its turn does not happen: scuttled and
+    eliminated by nobody (J6), or, when no live player holds land any more, the game ends in a
+    stalemate ranked as at the round limit."""
+    limit = state.options.pirate_turns
+    if state.options.revision < 2 or limit is None or seat.kind != PLAYER:
+        return False
+    if state.owned(seat.id):
+        state.landless.pop(seat.id, None)
+        return False
+    begun = state.landless.get(seat.id, 0)
+    if begun < limit:
+        state.landless[seat.id] = begun + 1
+        return False
+    state.landless.pop(seat.id, None)
+    landed = [p for p in board.active_players(state) if p.id != seat.id and state.owned(p.id)]
+    if not landed:
+        events.append({"type": "landless", "seat": seat.id, "turns": begun, "out": False})
+        end_game(state, None, STALEMATE, events)
+        return True
+    events.append({"type": "landless", "seat": seat.id, "turns": begun, "out": True})
+    for ship in state.ships_of(seat.id):
+        board.sink(state, ship, "scuttled", events)
+    board.check_eliminated(state, seat.id, None, events)
+    advance(state, seat.id, events)
+    return True
 
 
 def campaign_ready(state: GameState) -> None:
@@ -395,8 +428,8 @@ def next_player_after(state: GameState, seat_id: str) -> Seat | None:
 
 
 def finish_if_over(state: GameState, events: list[Event]) -> bool:
-    """The game ends with one player left, one player holding every territory (RULES.md J5),
-    or every player agreeing to a draw (J8)."""
+    """The game ends with one player left, one player holding every territory (RULES.md J5:
+    under revision 2 only with ``win="domination"``), or every player agreeing to a draw (J8)."""
     if state.over:
         return True
     players = board.active_players(state)
@@ -404,7 +437,8 @@ def finish_if_over(state: GameState, events: list[Event]) -> bool:
         end_game(state, players[0].id if players else None, "last-standing", events)
         return True
     owners = {h.owner for h in state.territories.values()}
-    if len(owners) == 1 and state.seat(next(iter(owners))).kind == PLAYER:
+    dominates = state.options.revision < 2 or state.options.win == DOMINATION
+    if dominates and len(owners) == 1 and state.seat(next(iter(owners))).kind == PLAYER:
         end_game(state, owners.pop(), "domination", events)
         return True
     if {p.id for p in players} <= set(state.draw_votes):
@@ -414,26 +448,37 @@ def finish_if_over(state: GameState, events: list[Event]) -> bool:
 
 
 def end_game(state: GameState, winner: str | None, how: str, events: list[Event]) -> None:
+    if state.options.revision >= 2:  # RULES.md J11: nothing in play vanishes with the game
+        from risk.rules.endings import settle_unfinished
+
+        settle_unfinished(state, events)
     state.over, state.battle, state.contest = True, None, None
     state.turn = None
-    state.ranking = ranking(state)
-    state.winner = winner if winner is not None else (state.ranking[0] if how == "round-limit"
-                                                      else None)  # fmt: skip
+    state.ranking = ranking(state, winner)
+    ranked = how in (ROUND_LIMIT, STALEMATE) and state.ranking
+    state.winner = winner if winner is not None else (state.ranking[0] if ranked else None)
     events.append({"type": "game_over", "how": how, "winner": state.winner,
                    "ranking": state.ranking, "seed": state.seed})  # fmt: skip
 
 
-def ranking(state: GameState) -> list[str]:
-    """Players by territories held, then armies (design.md: the round-limit ranking)."""
+def ranking(state: GameState, winner: str | None = None) -> list[str]:
+    """The finishing order (RULES.md J12): the winner, the other live players by territories
+    held, then armies (ships' crews included; design.md: the round-limit ranking), then the
+    eliminated players, the last out first. A seat that left or conceded (now an allied army)
+    is not ranked."""
 
-    def strength(seat: Seat) -> tuple[int, int]:
+    def strength(seat: Seat) -> tuple[bool, int, int]:
         held = state.owned(seat.id)
         armies = sum(state.territories[t].armies for t in held)
         armies += sum(s.armies for s in state.ships_of(seat.id))
-        return (len(held), armies)
+        return (seat.id == winner, len(held), armies)
 
     players = [s for s in state.seats if s.kind == PLAYER]
-    return [s.id for s in sorted(players, key=strength, reverse=True)]
+    live = sorted((s for s in players if s.alive), key=strength, reverse=True)
+    dead = {s.id for s in players if not s.alive}
+    out = [seat_id for seat_id in reversed(state.eliminated) if seat_id in dead]
+    out += [s.id for s in players if s.id in dead and s.id not in out]  # not recorded: seat order
+    return [s.id for s in live] + out
 
 
 # --- joining and leaving ------------------------------------------------------------------------
@@ -464,6 +509,7 @@ def do_join(state: GameState, action: Join, dice: Dice, events: list[Event]) -> 
     if current is not None:
         current.player = None  # the eliminated seat keeps its id; the person moves on
     ally.kind, ally.player = PLAYER, action.player
+    state.landless.pop(ally.id, None)
     deal_suits(state)
     events.append({"type": "joined", "player": action.player, "seat": ally.id})
     # While a poker hand is played its deck is on the table: the late-comer's poker card comes
@@ -483,6 +529,7 @@ def leave(state: GameState, seat: Seat, events: list[Event], *, how: str = "left
         raise IllegalAction(Refusal.BUSY, refusal)
     person = seat.player
     seat.kind, seat.player, seat.set_up = ALLIED, None, True
+    state.landless.pop(seat.id, None)
     if seat.id in state.draw_votes:
         state.draw_votes.remove(seat.id)
     deal_suits(state)

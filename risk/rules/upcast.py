@@ -20,6 +20,9 @@ History:
   - options saved before revision 2 get ``V2_OPTIONS``: the readings those games were played by
     (``revision`` 1) and every option added since switched off or set as it then played;
   - a turn under way gets ``turned_in`` 0 (revision 1 games do not limit turn-ins anyway).
+  - ``eliminated`` (the order seats went out, for the ranking, RULES.md J12) is filled with the
+    seats already out, in seat order, the best known (a finished game's true order is in its
+    log: ``games.services.rerank``), and ``landless`` (J10) starts empty.
 
 The game's own options (stored apart from the state, used to set it up again for a replay or
 ``verify_game``) are read with ``stored_options``, which fills a missing option the same way.
@@ -55,14 +58,13 @@ V2_OPTIONS: dict[str, Any] = {
     "revision": 1,
     "min_commitment": 2,
     "defender_dice": "commitment",
+    "pirate_turns": None,
 }
 
 
 def stored_options(options: Data) -> Options:
     """A game's stored options, an option it was created without set as it then played (the
     oldest games' options lack those of ``V1_OPTIONS`` too)."""
-    if "revision" in options:
-        return Options.from_dict(options)
     return Options.from_dict({**V1_OPTIONS, **V2_OPTIONS, **options})
 
 
@@ -80,6 +82,8 @@ def _v2_to_v3(data: Data) -> Data:
     data["options"] = {**V2_OPTIONS, **data["options"]}
     if data.get("turn") is not None:  # a turn under way: its turn-ins were not counted
         data["turn"] = {"turned_in": 0, **data["turn"]}
+    data["eliminated"] = [s["id"] for s in data["seats"] if not s.get("alive", True)]
+    data["landless"] = {}
     data["version"] = 3
     return data
 

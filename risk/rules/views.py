@@ -54,6 +54,8 @@ def views_for(state: GameState, players: Iterable[str | None]) -> dict[str | Non
         "turn": plain(state.turn),
         "battle": plain(state.battle),
         "draw_votes": list(state.draw_votes),
+        "landless": dict(state.landless),  # RULES.md J10: landless turns begun, per player
+        "eliminated": list(state.eliminated),  # J12: the order seats went out
         "pending": [plain(d) for d in pending_decisions(state)],
         "over": state.over,
         "winner": state.winner,
@@ -81,7 +83,7 @@ def views_for(state: GameState, players: Iterable[str | None]) -> dict[str | Non
             "seats": seats,
             **{k: shared[k] for k in BOARD_KEYS},
             "contest": _contest_view(state, me.id if me is not None else None),
-            **{k: shared[k] for k in ("draw_votes", "pending")},
+            **{k: shared[k] for k in ("draw_votes", "landless", "eliminated", "pending")},
             "legal_actions": [plain(a) for a in legal_actions(state, player)] if player else [],
             **{k: shared[k] for k in ("over", "winner", "ranking")},
             **({"seed": shared["seed"]} if state.over else {}),

@@ -137,6 +137,29 @@ def test_a_round_limit_that_is_no_number_of_rounds_is_refused(alice, options):
     assert not Game.objects.exists()
 
 
+@pytest.mark.parametrize(
+    "turns", [0, 101, True, "10", 2.5], ids=["zero", "over-100", "true", "text", "fraction"]
+)
+def test_pirate_turns_that_are_no_number_of_turns_are_refused(alice, turns):
+    """RULES.md J10: ``pirate_turns`` is 1 to 100 turns, or null (never)."""
+    response = client_for(alice).post(
+        GAMES, {"seats": 3, "options": {"pirate_turns": turns}}, format="json"
+    )
+
+    assert refusal(response, 400)["field"] == "options.pirate_turns"
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(("given", "stored"), [({}, 10), ({"pirate_turns": None}, None),
+                                               ({"pirate_turns": 25}, 25)])  # fmt: skip
+def test_pirate_turns_default_to_ten_and_may_be_switched_off(alice, given, stored):
+    """RULES.md J10: a new game puts a landless player out after 10 turns unless its host
+    chooses another number or null."""
+    body = create(alice, options=given)
+
+    assert Game.objects.get(pk=body["id"]).options["pirate_turns"] == stored
+
+
 def test_an_unknown_option_is_refused_with_the_known_ones(alice):
     response = client_for(alice).post(
         GAMES, {"seats": 3, "options": {"fog_of_war": True}}, format="json"

@@ -18,7 +18,6 @@ import pytest
 
 from combat.poker.cards import DECK as POKER_DECK
 from risk.rules import (
-    Options,
     action_from_dict,
     apply,
     events_for,
@@ -32,7 +31,9 @@ from risk.rules import (
     to_dict,
     view_for,
 )
-from risk.rules.state import DOMINATION, WILD, WON, GameState
+from risk.rules.actions import Concede, VoteDraw
+from risk.rules.state import PLAYER, WILD, WON, GameState
+from risk.rules.turns import leave_refusal
 
 ROUND_CAP = 8
 ACTION_CAP = 2500
@@ -151,13 +152,14 @@ def test_random_game_keeps_every_invariant_and_replays(seed: int, players: int) 
 
 
 def test_a_six_player_game_is_played_to_its_end() -> None:
-    """Six players leave no allied army; random play ends with one player holding everything.
+    """Six players leave no allied army; random play ends with one player left standing.
 
-    World domination (an option, design.md section 5) ends it: under "last player standing" a
-    random game can stall with a pirate nobody has ships to chase, which is the rules' doing.
+    The default win condition, last player standing (design.md section 5, RULES.md J5), ends it:
+    p0, p2, p3 and p5 are beaten in that order, p4, last, sails on as a pirate that can neither
+    land nor fight and is stranded (J6), and p1, holding all 42 territories, is the last player;
+    the ranking puts the last out first (J12).
     """
-    options = Options(win=DOMINATION)
-    state = new_game([f"p{i}" for i in range(6)], seed="to-the-end", options=options)
+    state = new_game([f"p{i}" for i in range(6)], seed="to-the-end")
     rng = random.Random(3)
     for _ in range(60_000):
         if state.over:
@@ -165,8 +167,49 @@ def test_a_six_player_game_is_played_to_its_end() -> None:
         actor = pending_decisions(state)[0].player
         state, _ = apply(state, sample_action(state, actor, rng), game_dice(state))
     assert state.over
-    assert state.winner is not None
+    assert (state.winner, state.round) == ("p1", 142)
+    assert state.eliminated == ["p0", "p2", "p3", "p5", "p4"]
+    assert state.ranking == ["p1", "p4", "p5", "p3", "p2", "p0"]
     assert set(state.owned(state.winner)) == set(load_map().territories)
     assert pending_decisions(state) == []
     check_invariants(state)
     assert view_for(state, None)["seed"] == "to-the-end"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_game_ended_mid_battle_or_mid_hand_keeps_every_invariant(seed: int) -> None:
+    """RULES.md J11: wherever random play stands in a battle (any stage) or a poker hand, a game
+    ended there -- every other live player conceding, or everyone agreeing to a draw -- settles
+    the battle and the hand first: the final state keeps every invariant (the army ledger, the
+    44 Risk and 52 poker cards, an army on every territory and aboard every ship)."""
+    players = 2 + seed % 3
+    state = new_game([f"p{i}" for i in range(players)], seed=f"cut-off-{seed}")
+    rng = random.Random(seed)
+    ended, conceded = {"battle": 0, "poker": 0}, 0
+    for _ in range(6000):
+        if state.over or min(ended.values()) >= 10:
+            break
+        busy = "battle" if state.battle is not None else None
+        if state.contest is not None and state.contest.hand is not None:
+            busy = "poker"
+        if busy is not None and ended[busy] < 10:
+            live = [s for s in state.seats if s.kind == PLAYER and s.alive]
+            end = state
+            for seat in live:  # a draw: every live player agrees
+                end, _ = apply(end, VoteDraw(seat.actor, agree=True), game_dice(end))
+            assert end.over and end.battle is None and end.contest is None
+            check_invariants(end)
+            involved = {state.battle.attacker, state.battle.defender} if state.battle else set()
+            others = [s for s in live if s.id not in involved and leave_refusal(state, s) is None]
+            if busy == "battle" and len(others) == len(live) - 1:  # the others concede
+                end = state
+                for seat in others:
+                    end, _ = apply(end, Concede(seat.actor), game_dice(end))
+                assert end.over and end.battle is None
+                check_invariants(end)
+                conceded += 1
+            ended[busy] += 1
+        actor = pending_decisions(state)[0].player
+        state, _ = apply(state, sample_action(state, actor, rng), game_dice(state))
+    assert ended == {"battle": 10, "poker": 10}
+    assert conceded >= 1

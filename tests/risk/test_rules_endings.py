@@ -22,7 +22,7 @@ from risk.rules.actions import (
     VoteDraw,
 )
 from risk.rules.engine import ActionSpec, Decision
-from risk.rules.state import ALLIED, CAMPAIGN, END, REINFORCE, GameState
+from risk.rules.state import ALLIED, CAMPAIGN, DOMINATION, END, REINFORCE, GameState, Options
 from tests.risk.builders import act, make_state, of_type, refused
 
 
@@ -33,22 +33,37 @@ def _types(events) -> list[str]:
 # --- J5: holding every territory ---------------------------------------------------------------
 
 
-def test_a_player_holding_every_territory_wins_while_the_beaten_player_sails_on():
-    """RULES.md J5: under the default win condition ('last player standing') a player holding all
-    42 territories wins at once, even while a pirate sails on ('If a pirate makes a successful
-    landing' is the only way back, and no territory is left to land on but alice's). Bob loses
-    Kamchatka, his last territory (6 5 4 v 1), but keeps B1 (3) off Iceland: he is still alive,
-    and the game ends by domination, not because he is gone."""
+def _beaten_at_sea(options: Options) -> tuple[GameState, list]:
+    """Alice takes Kamchatka, bob's last territory (6 5 4 v 1), and with it every territory;
+    bob keeps B1 (3) off Iceland."""
     state = make_state(
         players=("alice", "bob"),
         rest="alice",
         territories={"Alaska": ("alice", 10), "Kamchatka": ("bob", 1)},
         ships={"B1": ("bob", "Atlantic:Iceland", 3)},
+        options=options,
     )
     state.turn.attacked.append("bob")
     state, _ = act(state, Attack("alice", "Kamchatka", "normal", (("Alaska", 3),)))
     state, _ = act(state, Roll("alice"), 6, 5, 4, 1)
-    state, events = act(state, MoveIn("alice", 3))
+    return act(state, MoveIn("alice", 3))
+
+
+def test_last_standing_goes_on_while_the_beaten_player_sails():
+    """RULES.md J5 (revision 2), design.md 'Winning: last player standing by default': alice
+    holds all 42 territories, but bob still sails ('they may continue to play, effectively as a
+    pirate'), so the game goes on: nothing ends, nobody is eliminated."""
+    state, events = _beaten_at_sea(Options())
+    assert of_type(events, "game_over") == [] and of_type(events, "eliminated") == []
+    assert not state.over and state.seat("bob").alive and state.ships["B1"].armies == 3
+    assert len(state.owned("alice")) == 42
+
+
+def test_the_domination_option_ends_the_game_while_the_beaten_player_sails_on():
+    """RULES.md J5: with **Option** `win="domination"` ('world domination ... [is an option]')
+    holding every territory wins at once, bob's ship at sea notwithstanding; bob, alive, ranks
+    second."""
+    state, events = _beaten_at_sea(Options(win=DOMINATION))
     assert of_type(events, "game_over") == [
         {"type": "game_over", "how": "domination", "winner": "alice",
          "ranking": ["alice", "bob"], "seed": "scenario"}
@@ -56,6 +71,16 @@ def test_a_player_holding_every_territory_wins_while_the_beaten_player_sails_on(
     assert of_type(events, "eliminated") == []
     assert state.seat("bob").alive and state.ships["B1"].armies == 3
     assert (state.over, state.winner, state.turn) == (True, "alice", None)
+
+
+def test_revision_1_games_end_on_domination_under_last_standing_as_they_were_played():
+    """RULES.md J5, revision 1: a stored game set up with the default 'last player standing' ended
+    when one player held every territory, and replays so."""
+    state, events = _beaten_at_sea(Options(revision=1, pirate_turns=None))
+    assert [(e["how"], e["winner"]) for e in of_type(events, "game_over")] == [
+        ("domination", "alice")
+    ]
+    assert state.over and state.seat("bob").alive
 
 
 def test_an_allied_army_holding_every_territory_ends_nothing():
@@ -294,19 +319,21 @@ def test_any_live_player_may_vote_for_a_draw_at_any_time():
 
 def test_the_game_ends_in_a_draw_when_every_live_player_agrees():
     """RULES.md J8: a draw when every live player has agreed -- here bob's vote, the last, comes
-    in the middle of alice's attack on him, which ends with the game. Nobody wins; the ranking
-    is by territories, then armies: one territory each, alice with the 7 armies left in Alaska
-    (the 3 in the battle block count for nobody), bob and carol with 3 each, in seat order."""
+    in the middle of alice's attack on him, which is broken off (J11: the block of 3 goes back
+    to Alaska) before the game ends. Nobody wins; the ranking is by territories, then armies
+    (J12): one territory each, alice with 10 armies in Alaska, bob and carol with 3 each, in
+    seat order."""
     state = _three()
     state, _ = act(state, VoteDraw("alice", agree=True))
     state, _ = act(state, VoteDraw("carol", agree=True))
     state.turn.attacked.append("bob")
     state, _ = act(state, Attack("alice", "Kamchatka", "normal", (("Alaska", 3),)))
     state, events = act(state, VoteDraw("bob", agree=True))
-    assert _types(events) == ["draw_vote", "game_over"]
+    assert _types(events) == ["draw_vote", "battle_called_off", "battle_over", "game_over"]
     over = of_type(events, "game_over")[0]
     assert (over["how"], over["winner"]) == ("draw", None)
     assert over["ranking"] == ["alice", "bob", "carol"]
+    assert state.territories["Alaska"].armies == 10
     assert (state.over, state.winner, state.battle, state.turn) == (True, None, None, None)
     assert pending_decisions(state) == []
 

@@ -244,15 +244,16 @@ def test_world_domination_option_wins_with_every_territory():
     assert state.seat("carol").alive
 
 
-def test_holding_every_territory_wins_although_a_pirate_sails_on():
-    """RULES.md J5: under 'last player standing' (the default) too, a player holding every
-    territory wins, since pirates at sea cannot hold land ('If a pirate makes a successful
-    landing and captures one or more territories' is the only way back, and there is no
-    territory left that is not alice's). Before this reading a game could go on forever."""
+def test_holding_every_territory_does_not_end_last_standing_while_a_pirate_sails_on():
+    """RULES.md J5 (revision 2): under 'last player standing' (the default) holding every
+    territory ends nothing while carol still sails ('they may continue to play, effectively as
+    a pirate'); bob, beaten, is out. Revision 1 games ended here by domination."""
     state, events = _conquer_kamchatka(_world())
+    assert not state.over and of_type(events, "game_over") == []
+    assert not state.seat("bob").alive and state.seat("carol").alive
+    state, events = _conquer_kamchatka(_world(Options(revision=1, pirate_turns=None)))
     assert state.over and state.winner == "alice"
     assert of_type(events, "game_over")[0]["how"] == "domination"
-    assert state.seat("carol").alive
 
 
 def test_an_allied_army_holding_every_territory_ends_nothing():

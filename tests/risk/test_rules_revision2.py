@@ -365,4 +365,4 @@ def test_options_and_turn_counts_of_older_saves():
         2,
         "commitment",
     )
-    assert stored_options({"revision": 2}) == Options()
+    assert stored_options(Options().to_dict()) == Options()

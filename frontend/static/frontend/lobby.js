@@ -167,6 +167,7 @@
     // they differ from the rules' own reading, which a game without them plays by.
     if (f.min_commitment.value !== "2") options.min_commitment = Number(f.min_commitment.value);
     if (f.defender_dice.value !== "commitment") options.defender_dice = f.defender_dice.value;
+    options.pirate_turns = f.pirate_turns.value === "" ? null : Number(f.pirate_turns.value);
     const body = {
       name: f.name.value.trim(),
       seats: Number(f.seats.value),

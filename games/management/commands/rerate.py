@@ -2,20 +2,38 @@
 
 Wipes ``Rating`` and ``RatingChange`` and replays every finished rated game and room in the
 order they ended, in one transaction; the numbers equal those the after-game tasks gave.
+
+``--rerank`` first ranks every finished game again with the engine's current ranking
+(``games.services.rerank``: the eliminated by when they went out, RULES.md J12) and records
+that order on the board of every game still running, then rates. Run it once after deploying
+the ranking of J12: until then ``verify_game`` finds the stored ranking of a finished game with
+two or more players out different from its replay's.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
-from games.services import ratings
+from games.services import ratings, rerank
 
 
 class Command(BaseCommand):
     help = "Wipe all ratings and replay every finished rated game and room in finish order."
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--rerank",
+            action="store_true",
+            help="first rank every finished game again from its log (RULES.md J12)",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["rerank"]:
+            changed = rerank.rerank_all()
+            for done in changed:
+                self.stdout.write(done.line())
+            self.stdout.write(f"reranked {len(changed)} game(s)")
         count = ratings.rerate()
         self.stdout.write(f"rerated {count} result(s)")
