@@ -13,11 +13,16 @@ else changes: every action, roll and other event stays as it was logged.
 A game still running gets the order too (from its log, in place of the seat-order guess the
 upcaster makes for a board saved before the order was recorded), so it finishes ranked right.
 Tournament tables already scored keep their places (a table's score is not recomputed here).
+
+Migration ``0013_rerank_by_elimination_order`` runs ``rerank_all`` with the migration's own
+(historical) models, so a deploy corrects every game before the server serves it; ``manage.py
+rerate`` then rates on the corrected order, and ``rerate --rerank`` runs it again by hand.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from django.db import transaction
 
@@ -43,47 +48,58 @@ class Reranked:
         return f"game {self.game_id}: ranking {self.before} -> {self.after}"
 
 
-def rerank_all() -> list[Reranked]:
+class Models(NamedTuple):
+    """The three tables it reads and writes: today's models, or a migration's historical ones."""
+
+    game: Any
+    snapshot: Any
+    log: Any
+
+
+MODELS = Models(Game, GameSnapshot, ActionLog)
+
+
+def rerank_all(models: Models = MODELS) -> list[Reranked]:
     """Every started game corrected: a finished game ranked again, a running game's board given
     the order its players went out (else a game running now would finish with the seat-order
     guess of ``upcast`` and no longer match its replay); the games that changed."""
-    games = Game.objects.filter(snapshot__isnull=False).order_by("pk")
+    games = models.game.objects.filter(snapshot__isnull=False).order_by("pk")
     changed = []
     for game_id in games.values_list("pk", flat=True):
-        done = rerank_game(game_id)
+        done = rerank_game(game_id, models)
         if done is not None:
             changed.append(done)
     return changed
 
 
-def rerank_game(game_id: int) -> Reranked | None:
+def rerank_game(game_id: int, models: Models = MODELS) -> Reranked | None:
     """One game corrected from its log and board, under its row lock (as every action takes it);
     None when there is nothing to change (already right, or a finished game without a ranking:
     ended by an administrator)."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        snapshot = GameSnapshot.objects.select_for_update().filter(pk=game.pk).first()
+        game = models.game.objects.select_for_update().get(pk=game_id)
+        snapshot = models.snapshot.objects.select_for_update().filter(pk=game.pk).first()
         if snapshot is None:
             return None
         state = load_state(snapshot.state)
-        entries = list(ActionLog.objects.filter(game=game).order_by("sequence"))
+        entries = list(models.log.objects.filter(game=game).order_by("sequence"))
         out = [e["seat"] for entry in entries for e in entry.events if e["type"] == "eliminated"]
         recorded = _stored_order(snapshot) == out
         state.eliminated = out
         if not state.over:
             if recorded:
                 return None
-            _save(snapshot, state)
+            _save(models, snapshot, state)
             return Reranked(game.pk, [], [])
         result = dict(game.result or {})
         before = result.get("ranking")
-        if game.status != Game.Status.FINISHED or not before:
+        if game.status != Game.Status.FINISHED.value or not before:
             return None
         after = ranking(state, state.winner)
         if after == before and state.ranking == after and recorded:
             return None
         state.ranking = after
-        _save(snapshot, state)
+        _save(models, snapshot, state)
         game.result = {**result, "ranking": after}
         game.save(update_fields=["result"])
         for entry in reversed(entries):
@@ -96,12 +112,12 @@ def rerank_game(game_id: int) -> Reranked | None:
         return Reranked(game.pk, list(before), after)
 
 
-def _save(snapshot: GameSnapshot, state: GameState) -> None:
-    GameSnapshot.objects.filter(pk=snapshot.pk).update(
+def _save(models: Models, snapshot: Any, state: GameState) -> None:
+    models.snapshot.objects.filter(pk=snapshot.pk).update(
         state=to_dict(state), schema_version=SCHEMA_VERSION
     )
 
 
-def _stored_order(snapshot: GameSnapshot) -> list[str] | None:
+def _stored_order(snapshot: Any) -> list[str] | None:
     order = snapshot.state.get("eliminated")
     return list(order) if isinstance(order, list) else None

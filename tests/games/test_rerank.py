@@ -13,6 +13,8 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
@@ -158,3 +160,21 @@ def test_rerank_records_the_order_on_the_board_of_a_running_game():
     assert GameSnapshot.objects.get(pk=game.pk).state["eliminated"] == true_order
     game.refresh_from_db()
     assert (game.status, game.result) == (Game.Status.RUNNING, {})
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_deploy_migration_ranks_stored_games_again():
+    """Migration 0013 runs the same correction with its historical models, so a deploy
+    serves no game whose stored ranking differs from its replay's."""
+    before, after = [("games", "0012_tournaments")], [("games", "0013_rerank_by_elimination_order")]
+    game = stored_finished_game()
+    as_stored_before_the_fix(game, ["alice", "bob", "carol", "dave"])
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    game.refresh_from_db()
+    assert game.result["ranking"] == ["alice", "carol", "dave", "bob"]
+    assert game_verify(game).ok
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())  # leave the database as it was

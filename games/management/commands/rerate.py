@@ -5,9 +5,8 @@ order they ended, in one transaction; the numbers equal those the after-game tas
 
 ``--rerank`` first ranks every finished game again with the engine's current ranking
 (``games.services.rerank``: the eliminated by when they went out, RULES.md J12) and records
-that order on the board of every game still running, then rates. Run it once after deploying
-the ranking of J12: until then ``verify_game`` finds the stored ranking of a finished game with
-two or more players out different from its replay's.
+that order on the board of every game still running, then rates. Migration 0013 does the same
+ranking on deploy; after it, ``rerate`` puts the ratings on the corrected order.
 """
 
 from __future__ import annotations
