@@ -126,13 +126,20 @@ def game_create(
 
 def checked_options(raw: dict[str, Any]) -> Options:
     """The rules options a creator chose, each checked, with its field named when wrong."""
-    # The rule revision is not a host's choice: every new game plays by the newest readings.
-    known = set(Options.__dataclass_fields__) - {"revision"}
+    known = set(Options.__dataclass_fields__)
     for key in raw:
         if key not in known:
             raise ApplicationError(
                 "not a rules option", code="invalid", field=f"options.{key}", allowed=sorted(known)
             )
+    # The rule revision is not a host's choice: every new game plays by the newest readings. A
+    # stored set of options (a tournament's, checked again for each table) names it: accepted.
+    newest = Options().revision
+    if raw.get("revision", newest) != newest:
+        raise ApplicationError(
+            "a new game plays by the newest rule revision", code="invalid",
+            field="options.revision", allowed=[newest],
+        )  # fmt: skip
     win = raw.get("win", LAST_STANDING)
     if win not in WINS:
         raise ApplicationError("unknown win condition", code="invalid", field="options.win",

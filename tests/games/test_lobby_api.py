@@ -171,6 +171,21 @@ def test_an_unknown_option_is_refused_with_the_known_ones(alice):
     assert "fog_of_war" not in body["allowed"]
 
 
+def test_an_older_rule_revision_is_refused_and_the_newest_accepted(alice):
+    """A stored game keeps the readings it was played by (``revision`` 1), but a new game
+    always plays by the newest: a host cannot pick an old one."""
+    response = client_for(alice).post(
+        GAMES, {"seats": 3, "options": {"revision": 1}}, format="json"
+    )
+    body = refusal(response, 400)
+    assert (body["error"], body["field"], body["allowed"]) == ("invalid", "options.revision", ["2"])
+    response = client_for(alice).post(
+        GAMES, {"seats": 3, "options": {"revision": 2}}, format="json"
+    )
+    assert response.status_code == 201
+    assert Game.objects.get(pk=response.json()["id"]).options["revision"] == 2
+
+
 def test_the_flanking_loophole_options_are_the_hosts_choice(alice):
     """risk/RULES.md C10, C11: ``min_commitment`` and ``defender_dice`` are stored as chosen,
     and a game that leaves them out plays by the rule text (2, "commitment")."""
