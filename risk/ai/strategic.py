@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from risk.ai import odds as exact
@@ -150,6 +151,28 @@ PROFILES = {
 
 #: A ship lost with its crew, over and above the armies aboard.
 SHIP_VALUE = 3.0
+#: Sinking the last ship of a pirate (a player with no territory) eliminates the player.
+ELIMINATION = 40.0
+#: Sinking any ship of a pirate when only pirates are left to beat.
+PIRATE_SHIP = 8.0
+#: A landing that gives a pirate (no territory) a territory back: cards to turn in, a base.
+LANDFALL = 15.0
+#: Armies a factory adds each turn (rule text: a factory's 2 armies), over the turns it counts.
+FACTORY_TURNS = 4
+
+
+def rule_options(state: GameState) -> tuple[int, str]:
+    """The host options the attack odds depend on: the least commitment of a committed block
+    or flank, and the dice a defender rolls against one (``risk.ai.odds``). Read by name with
+    the defaults of today's rules, so a game whose ``Options`` carry them is played by them."""
+    options = state.options
+    commitment = getattr(options, "min_commitment", exact.MIN_COMMITMENT)
+    dice = getattr(options, "defender_dice", exact.DEFENDER_DICE)
+    if not isinstance(commitment, int) or commitment < 2:
+        commitment = exact.MIN_COMMITMENT
+    if dice not in exact.DEFENDER_DICE_CHOICES:
+        dice = exact.DEFENDER_DICE
+    return commitment, dice
 
 
 @dataclass(frozen=True)
@@ -210,6 +233,79 @@ class _Turn:
         self.specs = specs
         self.side: Side = side_for(view.state, view.player)
         self.side.goals = self.p.goals
+        self.min_commitment, self.defender_dice = rule_options(view.state)
+
+    def block(self, available: int, defenders: int, flanking: bool) -> exact.Odds:
+        """``odds.block`` at this game's options, with a block of the least commitment."""
+        return exact.block(
+            available,
+            defenders,
+            flanking,
+            commitment=self.min_commitment,
+            defender_dice=self.defender_dice,
+        )
+
+    # --- the board at a glance -------------------------------------------------------------
+
+    @cached_property
+    def totals(self) -> dict[str, int]:
+        """Armies of every live seat, on land and aboard."""
+        totals = {seat.id: 0 for seat in self.state.seats if seat.alive}
+        for holding in self.state.territories.values():
+            totals[holding.owner] = totals.get(holding.owner, 0) + holding.armies
+        for ship in self.state.ships.values():
+            totals[ship.owner] = totals.get(ship.owner, 0) + ship.armies
+        return totals
+
+    def growth(self, seat: str) -> int:
+        """About what ``seat`` adds on its next turn: territories / 3 (at least 3), its whole
+        continents' bonuses, 2 a factory."""
+        terr = self.state.territories
+        owned = [t for t, h in terr.items() if h.owner == seat]
+        if not owned:
+            return 0
+        bonus = sum(
+            c.bonus
+            for c in self.side.bmap.continents.values()
+            if all(terr[t].owner == seat for t in c.territories)
+        )
+        return max(3, len(owned) // 3) + bonus + 2 * sum(1 for t in owned if terr[t].factory)
+
+    @cached_property
+    def leader(self) -> str | None:
+        """The enemy player with the most armies."""
+        enemies = [e for e in self.side.enemies if e in self.totals]
+        return max(sorted(enemies), key=lambda e: self.totals[e]) if enemies else None
+
+    @cached_property
+    def pirates(self) -> frozenset[str]:
+        """Enemy players with no territory, only ships."""
+        held = {h.owner for h in self.state.territories.values()}
+        return frozenset(e for e in self.side.enemies if e not in held)
+
+    @cached_property
+    def hunting(self) -> bool:
+        """Only pirates are left to beat: the game is won at sea."""
+        return bool(self.side.enemies) and self.pirates == self.side.enemies
+
+    def bounty(self, ship: Ship) -> float:
+        """What sinking (or taking) ``ship`` is worth over its armies: a player's elimination
+        when it is a pirate's last ship, a step to the win when only pirates are left."""
+        if ship.owner not in self.pirates:
+            return 0.0
+        if len(self.state.ships_of(ship.owner)) == 1:
+            return ELIMINATION
+        return PIRATE_SHIP if self.hunting else 0.0
+
+    def ally_grows_too_much(self, ally: str) -> bool:
+        """Would ``ally`` be stronger than our own army, or the board's strongest, after its
+        next turn? Its captures and reinforcements are its own."""
+        me = self.side.me
+        after = self.totals.get(ally, 0) + self.growth(ally)
+        if self.totals.get(ally, 0) >= self.totals.get(me, 0):
+            return True
+        others = [v for seat, v in self.totals.items() if seat != ally]
+        return bool(others) and after >= max(others)
 
     def spec(self, kind: str) -> ActionSpec:
         return self.specs[kind][0]
@@ -303,7 +399,7 @@ class _Turn:
         best = 0.0
         for target in side.enemy_neighbours(name):
             d = self.state.territories[target].armies
-            odds = exact.block(armies + self.state.territories[name].armies - 1, d, True)
+            odds = self.block(armies + self.state.territories[name].armies - 1, d, True)
             value = side.conquest_value(target, took_territory=True)
             best += max(0.0, odds.win * value - odds.attacker_losses)
         return best
@@ -313,23 +409,41 @@ class _Turn:
     def turn_in(self) -> Action | None:
         opts = self.spec("turn_in").options
         seat = self.state.seat(self.side.acting)
+        rewards: list[str] = opts["rewards"]
         must = len(seat.risk_cards) >= 5
-        if not must:
+        # Hunting pirates needs ships: a set buys one at once (AI7).
+        crewed = [s for s in self.state.ships_of(self.side.acting) if s.armies >= 2]
+        hunt = self.p.ships and self.hunting and "ship" in rewards and len(crewed) < 2
+        if not must and not hunt:
             return None
         owned = self.side.mine
         sets: list[list[str]] = opts["sets"]
         best = max(
             sets, key=lambda cards: (sum(2 for c in cards if c in owned), -cards.count("wild"))
         )
-        rewards: list[str] = opts["rewards"]
-        # Armies: 2d6 now. A factory pays 2 a turn and a ship carries 1d6: games between these
-        # bots last a median of 4-5 rounds (bench/ai_strength.py), too short for either to
-        # pay back 7 armies (a factory tried for the first 15 rounds lost games to one that
-        # took armies).
+        # Armies: 2d6 (7) now. A factory pays 2 a turn from the next: it is taken when the game
+        # looks long enough for it to pay (AI8). A ship carries 1d6: only for a hunt.
         reward = "armies"
-        if not self.p.blocks:
+        if hunt:
+            reward = "ship"
+        elif not self.p.blocks:
             reward = self.rng.choice([r for r in rewards if r != "ship"] or rewards)
+        elif "factory" in rewards and self._factory_pays():
+            reward = "factory"
         return TurnIn(self.player, cards=tuple(best), reward=reward)
+
+    def _factory_pays(self) -> bool:
+        """A factory (2 armies a turn) beats 2d6 armies now when the game will last: three or
+        more players, no enemy player about to fall, and nobody far ahead."""
+        if self.side.allied_turn:
+            return False
+        players = [e for e in self.side.enemies if e in self.totals]
+        if len(players) < 2 or self.pirates:
+            return False
+        mine = self.totals.get(self.side.me, 0)
+        strongest = max(self.totals[e] for e in players)
+        weakest = min(self.totals[e] for e in players)
+        return 0.6 * mine <= strongest <= 1.5 * mine and weakest >= 0.4 * mine
 
     def place(self) -> Action:
         opts = self.spec("place").options
@@ -339,6 +453,10 @@ class _Turn:
             borders = [t for t in territories if self.side.is_border(t)] or territories
             armies = count if count <= 3 else self.rng.randint(max(1, count // 2), count)
             return Place(self.player, territory=self.rng.choice(borders), armies=armies)
+        if self.hunting and self.p.ships:
+            ports = self._ports(territories)
+            if ports:
+                return Place(self.player, territory=ports[0], armies=count)
         best, best_score = territories[0], float("-inf")
         for t in territories:
             score = self._source_score(t, count)
@@ -349,6 +467,17 @@ class _Turn:
                 territories, key=lambda t: self.side.threat(t) - self.state.territories[t].armies
             )
         return Place(self.player, territory=best, armies=count)
+
+    def _ports(self, territories: list[str]) -> list[str]:
+        """Of ``territories``, the coasts an own ship can load from where it lies, the most
+        armies first (else any coast)."""
+        bmap = self.side.bmap
+        fleet = self.state.ships_of(self.side.acting)
+        near = {t for ship in fleet for t in bmap.coasts_within(ship.station, 1)}
+        coasts = [t for t in territories if t in near] or [
+            t for t in territories if bmap.coastal(t)
+        ]
+        return sorted(coasts, key=lambda t: (-self.state.territories[t].armies, t))
 
     def _source_score(self, name: str, extra: int) -> float:
         """The best attack from ``name`` with ``extra`` armies more, for placing reinforcements."""
@@ -361,7 +490,8 @@ class _Turn:
             owner = self.state.territories[target].owner
             if not side.hostile(owner):
                 continue
-            plan = self._score_block(target, available, flanking=available >= 4, took=took)
+            flanking = available >= 2 * self.min_commitment
+            plan = self._score_block(target, available, flanking=flanking, took=took)
             if plan > best:
                 best = plan
         return best
@@ -371,7 +501,7 @@ class _Turn:
     ) -> float:
         holding = self.state.territories[target]
         d = holding.armies + self._mobilization_margin(holding.owner)
-        odds = exact.block(available, d, flanking)
+        odds = self.block(available, d, flanking)
         score = self._score(target, odds, took)
         if depth == 0 and self.p.lookahead:
             score += 0.5 * odds.win * self._follow_up(target, available - odds.attacker_losses)
@@ -389,7 +519,8 @@ class _Turn:
                 continue
             if self.p.enemy_paths and owner not in self.side.enemies:
                 continue
-            score = self._score_block(nxt, move, flanking=move >= 4, took=True, depth=1)
+            flanking = move >= 2 * self.min_commitment
+            score = self._score_block(nxt, move, flanking=flanking, took=True, depth=1)
             best = max(best, score)
         return best
 
@@ -404,12 +535,15 @@ class _Turn:
         side = self.side
         owner = self.state.territories[target].owner
         value = side.conquest_value(target, took_territory=took)
-        return (
-            odds.win * value
-            - odds.attacker_losses
-            + odds.captures
-            + side.army_weight(owner) * odds.defender_losses
-        )
+        if self.state.territories[target].factory:
+            value += 2.0 * FACTORY_TURNS - 3.0  # its 2 armies a turn change sides (AI8)
+        losses, captures = odds.attacker_losses, odds.captures
+        if side.allied_turn:  # AI5: the ally's armies are the ally's
+            if owner == self.leader:
+                value += 3.0  # the leader hurt is the whole point of playing an ally
+            losses *= 0.5
+            captures *= -0.5 if self.ally_grows_too_much(side.acting) else 0.0
+        return odds.win * value - losses + captures + side.army_weight(owner) * odds.defender_losses
 
     def place_ship(self) -> Action:
         stations: list[str] = self.spec("place_ship").options["stations"]
@@ -486,21 +620,28 @@ class _Turn:
             if most >= 1:
                 options.append((NORMAL, ((s, most),), exact.normal(most, d), most))
         if self.p.blocks:
+            # The block is the least commitment the game allows (AI6): the defender rolls one
+            # fewer die than it, so the smallest block rolls best for each army it risks.
+            c = max(
+                [self.min_commitment]
+                + [room[s][COMMITTED][0] for s in sources if COMMITTED in room[s]]
+            )
             wide = sorted(
                 ((room[s][COMMITTED][1], s) for s in sources if COMMITTED in room[s]), reverse=True
             )
+            wide = [(most, s) for most, s in wide if most >= c]
             if COMMITTED in modes and wide:
                 most, s = wide[0]
-                options.append((COMMITTED, ((s, 2),), exact.block(most, d, False), most))
+                options.append((COMMITTED, ((s, c),), self.block(most, d, False), most))
             if FLANKING in modes and wide:
                 most, s = wide[0]
-                if most >= 4:
-                    options.append((FLANKING, ((s, 2), (s, 2)), exact.block(most, d, True), most))
-                elif len(wide) >= 2 and wide[1][0] >= 2:
+                if most >= 2 * c:
+                    options.append((FLANKING, ((s, c), (s, c)), self.block(most, d, True), most))
+                elif len(wide) >= 2:
                     other = wide[1]
                     both = most + other[0]
                     options.append(
-                        (FLANKING, ((s, 2), (other[1], 2)), exact.block(both, d, True), both)
+                        (FLANKING, ((s, c), (other[1], c)), self.block(both, d, True), both)
                     )
         best: AttackPlan | None = None
         for mode, flanks, odds, available in options:
@@ -547,9 +688,15 @@ class _Turn:
         reserves = sum(self._reserve(f) for f in {f.source: f for f in live}.values())
         available = sum(f.standing for f in live) + reserves
         if naval:
-            win = exact.naval(available, d, True).win
+            win = exact.naval(available, d, True, flank.commitment).win
         else:
-            win = exact.block(available, d, battle.mode == FLANKING and len(live) >= 2).win
+            win = exact.block(
+                available,
+                d,
+                battle.mode == FLANKING and len(live) >= 2,
+                commitment=max(2, flank.commitment),
+                defender_dice=self.defender_dice,
+            ).win
         add = min(max_add, need) if win >= 0.15 else 0
         return Roll(self.player, add=add)
 
@@ -653,6 +800,30 @@ class _Turn:
                     return Cruise(self.player, ship=ship_id)
         return None
 
+    def _naval_tries(
+        self, crew: int, defenders: int, modes: dict[str, Any]
+    ) -> list[tuple[str, int, exact.Odds]]:
+        """(mode, armies, odds) of each way one ship with ``crew`` may attack: normal (all
+        aboard fight), committed with every commitment the mode allows (AI6)."""
+        tries: list[tuple[str, int, exact.Odds]] = []
+        if NORMAL in modes:
+            tries.append((NORMAL, 0, exact.naval(crew, defenders, False)))
+        if COMMITTED in modes:
+            least = max(2, int(modes[COMMITTED].get("min_armies") or 2))
+            for c in range(least, crew + 1):
+                tries.append((COMMITTED, c, exact.naval(crew, defenders, True, c)))
+        return tries
+
+    def _pool(self, enemy: Ship) -> int:
+        """The armies an attack on ``enemy`` meets: its own and its fleet's in its ocean, who
+        may join the defence (RULES.md H10)."""
+        ocean = self.side.bmap.ocean_of(enemy.station)
+        return enemy.armies + sum(
+            s.armies
+            for s in self.state.ships_of(enemy.owner)
+            if s.id != enemy.id and self.side.bmap.ocean_of(s.station) == ocean
+        )
+
     def naval_attack(self) -> Action | None:
         opts = self.spec("naval_attack").options
         crew: dict[str, int] = opts["crew"]
@@ -664,32 +835,23 @@ class _Turn:
             for ship_id, choices in fleet.items():
                 for target in choices:
                     enemy = self.state.ships[target]
-                    backers = sum(
-                        s.armies
-                        for s in self.state.ships_of(seat)
-                        if s.id != target
-                        and self.side.bmap.ocean_of(s.station)
-                        == self.side.bmap.ocean_of(enemy.station)
-                    )
-                    d = enemy.armies + backers
-                    for mode in (NORMAL, COMMITTED):
-                        if mode not in modes or (mode == COMMITTED and crew[ship_id] < 2):
-                            continue
-                        o = exact.naval(crew[ship_id], d, mode == COMMITTED)
+                    bounty = self.bounty(enemy)
+                    # A hunt takes fair odds: the win is a player out (AI7).
+                    least = 0.4 if bounty else 0.7
+                    for mode, armies, o in self._naval_tries(
+                        crew[ship_id], self._pool(enemy), modes
+                    ):
                         score = (
-                            o.win * (SHIP_VALUE + 2.0)
+                            o.win * (SHIP_VALUE + 2.0 + bounty)
                             - o.attacker_losses
                             + 0.5 * o.defender_losses
                             - (1 - o.win) * SHIP_VALUE
                         )
-                        if o.win >= 0.7 and score > 0 and (best is None or score > best[0]):
+                        if o.win >= least and score > 0 and (best is None or score > best[0]):
                             action = NavalAttack(
-                                self.player,
-                                ships=(ship_id,),
-                                target=target,
-                                mode=mode,
-                                armies=2 if mode == COMMITTED else 0,
-                            )
+                                self.player, ships=(ship_id,), target=target, mode=mode,
+                                armies=armies,
+                            )  # fmt: skip
                             best = (score, action)
         return best[1] if best is not None else None
 
@@ -701,6 +863,8 @@ class _Turn:
         best: tuple[str | None, float] = (None, 0.0)
         if crew < 2:
             return best
+        landless = not self.side.mine  # a pirate: any territory back is worth much (AI7)
+        least = 0.3 if landless else self.p.min_win
         for target in bmap.coasts_within(station, 1):
             owner = self.state.territories[target].owner
             if not self.side.hostile(owner):
@@ -708,40 +872,77 @@ class _Turn:
             if any(bmap.ocean_of(s.station) == ocean for s in self.state.ships_of(owner)):
                 continue  # patrolled (RULES.md H7)
             d = self.state.territories[target].armies + self._mobilization_margin(owner)
-            o = exact.block(crew, d, crew >= 4)
+            o = self.block(crew, d, crew >= 2 * self.min_commitment)
             score = self._score(target, o, took) - (1 - o.win) * SHIP_VALUE
-            if o.win >= self.p.min_win and score > best[1]:
+            if landless:
+                score += o.win * LANDFALL
+            if o.win >= least and score > best[1]:
                 best = (target, score)
         return best
 
-    def _worth_a_cruise(self, ship: Ship) -> bool:
+    def _hunt_score(self, station: str, crew: int) -> float:
+        """The best naval attack a ship with ``crew`` could open on a ship with a bounty in
+        ``station``'s ocean (AI7)."""
+        if crew < 1:
+            return 0.0
         bmap = self.side.bmap
-        if any(
-            seat in self.side.enemies
-            for seat in {
-                s.owner
-                for s in self.state.ships.values()
-                if bmap.ocean_of(s.station) == bmap.ocean_of(ship.station)
-            }
-        ):
-            enemies = [
-                s
-                for s in self.state.ships.values()
-                if s.owner in self.side.enemies
-                and bmap.ocean_of(s.station) == bmap.ocean_of(ship.station)
+        ocean = bmap.ocean_of(station)
+        best = 0.0
+        modes = {NORMAL: {}, COMMITTED: {"min_armies": 2}} if crew >= 2 else {NORMAL: {}}
+        for enemy in self.state.ships.values():
+            if enemy.owner not in self.side.enemies or bmap.ocean_of(enemy.station) != ocean:
+                continue
+            bounty = self.bounty(enemy)
+            if not bounty:
+                continue
+            for _, _, o in self._naval_tries(crew, self._pool(enemy), modes):
+                if o.win >= 0.4:
+                    best = max(best, o.win * (bounty + SHIP_VALUE) - o.attacker_losses)
+        return best
+
+    def _ferry_score(self, ship: Ship, station: str) -> float:
+        """What a ship could do for the armies at ``station``'s coasts: pick up idle armies
+        (a light ship), or drop its load at a front (a loaded one, AI9)."""
+        coasts = [t for t in self.side.bmap.coasts_within(station, 1) if t not in ship.ports]
+        if ship.armies >= 4 and not self.hunting:
+            fronts = [
+                t
+                for t in coasts
+                if self.state.territories[t].owner == self.side.acting and self.side.is_border(t)
             ]
-            if any(
-                exact.naval(ship.armies, e.armies, ship.armies >= 2).win >= 0.7 for e in enemies
-            ):
-                return True
-        for station in bmap.reachable(ship.station, 7):
+            return 0.3 * (ship.armies - 1) if fronts else 0.0
+        idle = max([self._idle(t) for t in coasts] + [0])
+        if self.hunting:
+            idle = max(
+                [self.state.territories[t].armies - 1 for t in coasts if t in self.side.mine] + [0]
+            )
+        return 0.3 * idle if idle >= 2 else 0.0
+
+    def _station_score(self, ship: Ship, station: str) -> float:
+        score = self._landing_score(station, ship.armies)[1]
+        score = max(score, self._hunt_score(station, ship.armies))
+        if self.p.ferry or self.hunting:
+            score = max(score, self._ferry_score(ship, station))
+        return score
+
+    def _worth_a_cruise(self, ship: Ship) -> bool:
+        """Start a cruise only for something within 5 boat lengths (2d6 reaches that 5 times
+        in 6), so a cruise is not ended as soon as it is started (AI9)."""
+        bmap = self.side.bmap
+        if self._hunt_score(ship.station, ship.armies) > 0:
+            return True
+        for station in bmap.reachable(ship.station, 5):
             if self._landing_score(station, ship.armies)[1] > self.p.min_score + 1.0:
                 return True
-        if self.p.ferry:
-            for station in bmap.reachable(ship.station, 5):
-                for t in bmap.coasts_within(station, 1):
-                    if self._idle(t) >= 3 and t not in ship.ports:
-                        return True
+            if self.hunting and self._hunt_score(station, ship.armies) > 0:
+                return True
+            if (self.p.ferry or self.hunting) and self._ferry_score(ship, station) >= 0.6:
+                return True
+        if self.hunting:  # the hunted ship is farther: go towards it
+            return any(
+                self._hunt_score(station, ship.armies) > 0
+                for station in bmap.reachable(ship.station, 12)
+            )
         return False
 
     def _idle(self, name: str) -> int:
@@ -752,43 +953,67 @@ class _Turn:
         return holding.armies - 1
 
     def cruising(self, ship: Ship) -> Action:
-        """A cruising ship with no landing open from here: pick up, sail on, drop off, or stop."""
+        """A cruising ship with no landing or naval attack open from here: pick up, drop off,
+        sail on to something better, or stop."""
         by_ship = lambda kind: next(  # noqa: E731
             (s for s in self.specs.get(kind, []) if s.options["ship"] == ship.id), None
         )
         embark, disembark, sail = by_ship("embark"), by_ship("disembark"), by_ship("sail")
-        here = self._landing_score(ship.station, ship.armies)[1]
-        if self.p.ferry and embark is not None:
-            idle = [(self._idle(t), t) for t in embark.options["territories"]]
-            idle = [(n, t) for n, t in idle if n >= 2]
-            if idle:
-                n, t = max(idle)
+        here = self._station_score(ship, ship.station)
+        light = ship.armies < 4 or self.hunting
+        if (self.p.ferry or self.hunting) and embark is not None and light:
+            if self.hunting:
+                able = [(embark.options["max"][t], t) for t in embark.options["territories"]]
+            else:
+                able = [(self._idle(t), t) for t in embark.options["territories"]]
+            able = [(n, t) for n, t in able if n >= 2]
+            if able:
+                n, t = max(able)
                 return Embark(
                     self.player, ship=ship.id, territory=t, armies=min(n, embark.options["max"][t])
                 )
-        if sail is not None:
-            stations: dict[str, int] = sail.options["stations"]
-            best, best_score = None, here
-            for station in sorted(stations):
-                score = self._landing_score(station, ship.armies)[1]
-                if score > best_score + 0.5:
-                    best, best_score = station, score
-            if best is not None:
-                return Sail(self.player, ship=ship.id, station=best)
-        if self.p.ferry and disembark is not None and here <= 0:
+        if self.p.ferry and disembark is not None and not self.hunting and ship.armies >= 4:
             fronts = [
                 t
                 for t in disembark.options["territories"]
                 if self.side.is_border(t) and t not in ship.ports
             ]
-            if fronts and ship.armies > 3:
+            if fronts and self._landing_score(ship.station, ship.armies)[1] <= 0:
                 t = max(
                     fronts, key=lambda n: self.side.threat(n) + len(self.side.enemy_neighbours(n))
                 )
                 return Disembark(
                     self.player, ship=ship.id, territory=t, armies=disembark.options["max"]
                 )
+        if sail is not None:
+            stations: dict[str, int] = sail.options["stations"]
+            best, best_score = None, here
+            for station in sorted(stations):
+                score = self._station_score(ship, station)
+                if score > best_score + 0.5:
+                    best, best_score = station, score
+            if best is None and self.hunting:
+                best = self._towards_prey(ship, stations)
+            if best is not None:
+                return Sail(self.player, ship=ship.id, station=best)
         return EndCruise(self.player, ship=ship.id)
+
+    def _towards_prey(self, ship: Ship, stations: dict[str, int]) -> str | None:
+        """Of ``stations``, the one nearest a hunted ship (AI7), if nearer than here."""
+        bmap = self.side.bmap
+        prey = [
+            e.station
+            for e in self.state.ships.values()
+            if e.owner in self.side.enemies and self.bounty(e)
+        ]
+        if not prey:
+            return None
+
+        def gap(station: str) -> int:
+            return min(bmap.distance(station, p) or 99 for p in prey)
+
+        best = min(sorted(stations), key=gap)
+        return best if gap(best) < gap(ship.station) else None
 
     # --- end of the turn -------------------------------------------------------------------
 
@@ -850,11 +1075,17 @@ class _Turn:
         if not self.p.allies:
             ally = self.rng.choice(allies) if self.rng.random() < 0.3 else None
             return EndTurn(self.player, ally=ally)
-        return EndTurn(self.player, ally=max(allies, key=self._ally_value))
+        # AI5: an ally that is already stronger than we are, or would become the board's
+        # strongest army after its turn, is not fed (its captures and growth are its own).
+        fit = [a for a in allies if not self.ally_grows_too_much(a)]
+        if not fit:
+            return EndTurn(self.player)
+        return EndTurn(self.player, ally=max(sorted(fit), key=self._ally_value))
 
     def _ally_value(self, ally: str) -> float:
         """What playing ``ally`` next could do to the other players: its armies next to
-        theirs, its reinforcements, and any territory it could take."""
+        theirs (the leading enemy's counted double), its reinforcements, and any territory it
+        could take."""
         side = Side(self.state, ally, self.side.me)
         value = 0.0
         for name in side.mine:
@@ -862,7 +1093,8 @@ class _Turn:
             for n in side.bmap.territories[name].adjacent:
                 holding = self.state.territories[n]
                 if holding.owner in side.enemies and armies >= 2:
-                    value += min(armies, 10) / (1 + holding.armies)
+                    weight = 2.0 if holding.owner == self.leader else 1.0
+                    value += weight * min(armies, 10) / (1 + holding.armies)
         return value + len(side.mine) / 3
 
     # --- declarations and poker ------------------------------------------------------------

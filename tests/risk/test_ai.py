@@ -263,16 +263,18 @@ def test_the_hard_bot_contests_a_declaration_and_answers_a_challenge() -> None:
 
 
 def test_it_declares_an_allied_army_at_the_end_of_its_turn() -> None:
+    """Alice (30 armies on Alaska) may declare ally-1 (39 territories of 1: stronger than her)
+    or ally-2 (Peru, 3 armies; about 3 more next turn): only ally-2 is safe to feed (AI5)."""
     state = make_state(
         allies=("ally-1", "ally-2"),
-        territories={"Alaska": ("alice", 3), "Alberta": ("bob", 3), "Peru": ("ally-2", 3)},
+        territories={"Alaska": ("alice", 30), "Alberta": ("bob", 3), "Peru": ("ally-2", 3)},
         rest="ally-1",
         phase="end",
     )
     assert state.turn is not None
     state.turn.transferred = True
     action = decide(hard(), state, "alice")
-    assert isinstance(action, EndTurn) and action.ally in ("ally-1", "ally-2")
+    assert action == EndTurn("alice", ally="ally-2")
 
 
 # --- poker --------------------------------------------------------------------------------------
