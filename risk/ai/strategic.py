@@ -300,12 +300,11 @@ class _Turn:
     def ally_grows_too_much(self, ally: str) -> bool:
         """Would ``ally`` be stronger than our own army, or the board's strongest, after its
         next turn? Its captures and reinforcements are its own."""
-        me = self.side.me
-        after = self.totals.get(ally, 0) + self.growth(ally)
-        if self.totals.get(ally, 0) >= self.totals.get(me, 0):
-            return True
+        now = self.totals.get(ally, 0)
+        if now >= self.totals.get(self.side.me, 0):
+            return True  # already stronger than our own army
         others = [v for seat, v in self.totals.items() if seat != ally]
-        return bool(others) and after >= max(others)
+        return bool(others) and now + self.growth(ally) >= max(others)  # the board's strongest
 
     def spec(self, kind: str) -> ActionSpec:
         return self.specs[kind][0]
@@ -567,6 +566,10 @@ class _Turn:
 
     def campaign(self) -> Action:
         took = self.state.turn.took_territory if self.state.turn is not None else False
+        if self.hunting and self.p.ships and "naval_attack" in self.specs:
+            hunt = self.naval_attack()  # AI7: the game is won at sea, before any landing
+            if hunt is not None:
+                return hunt
         plans = self.attack_plans(took) if "attack" in self.specs else []
         if plans:
             best = max(plans, key=lambda p: p.score)
@@ -598,7 +601,8 @@ class _Turn:
             if plan is None:
                 continue
             noise = self.noisy(0.0)
-            if plan.odds.win >= self.p.min_win and plan.base + noise >= self.p.min_score:
+            least = 0.3 if not self.side.mine else self.p.min_win  # a pirate's landfall (AI7)
+            if plan.odds.win >= least and plan.base + noise >= self.p.min_score:
                 plans.append(
                     AttackPlan(plan.target, plan.mode, plan.flanks, plan.odds, plan.score + noise)
                 )
@@ -649,6 +653,8 @@ class _Turn:
             ships = [src for src, _ in flanks if src in self.state.ships]
             if ships and mode != NORMAL:  # a committed landing that fails sinks the ship
                 score -= (1 - odds.win) * SHIP_VALUE
+            if not self.side.mine:  # a pirate: a territory back is cards and a base (AI7)
+                score += odds.win * LANDFALL
             base = score
             if self.p.lookahead:
                 left = available - odds.attacker_losses
