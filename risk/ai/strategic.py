@@ -23,12 +23,25 @@ and capture every army the defender loses. The levels:
   ferry idle armies to the front and pick up crews for landings; it transfers idle armies (and
   a border's surplus) to the most threatened border.
 
-Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI3):
+Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI9):
 
 - The allied army a player plays is the player's tool (rule text "Play Allied Army"): on its
   turn the AI attacks the other players and other allies with it, never the player who plays it.
 - A seat's own hand: mobilization reveals every eligible card (a revealed card stays in the hand,
   RULES.md M3; with ``reveal_once`` it still reveals, since a die now beats one later).
+- AI5: what an ally takes and captures is the ally's. An ally that holds as many armies as the
+  AI's own army, or would be the board's largest army after its next turn, is not declared.
+  Playing an ally, the AI hurts the leading enemy player and does not grow the ally with
+  captures.
+- AI6: a naval attack is scored for every commitment allowed (a whole crew committed against a
+  small ship suffers fewer total defeats, so fewer sink rolls, than a normal attack). The odds
+  take the game's options by name (``rule_options``: ``min_commitment``, ``defender_dice``).
+- AI7: a pirate's last ship is an elimination. When only pirates are left, the AI hunts them
+  with its ships, and a pirate AI lands to get a territory back.
+- AI8: a factory reward when the game should last; factory territories are worth more as
+  targets.
+- AI9: cruises are started only for what the ship can reach. Ships pick up idle armies and drop
+  a load at the front.
 """
 
 from __future__ import annotations
@@ -894,7 +907,9 @@ class _Turn:
         bmap = self.side.bmap
         ocean = bmap.ocean_of(station)
         best = 0.0
-        modes = {NORMAL: {}, COMMITTED: {"min_armies": 2}} if crew >= 2 else {NORMAL: {}}
+        modes: dict[str, Any] = {NORMAL: {}}
+        if crew >= 2:
+            modes[COMMITTED] = {"min_armies": 2}
         for enemy in self.state.ships.values():
             if enemy.owner not in self.side.enemies or bmap.ocean_of(enemy.station) != ocean:
                 continue
