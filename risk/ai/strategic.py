@@ -374,15 +374,17 @@ class _Turn:
         side = Side(self.state, self.side.me, self.side.me)
         armies = {t: 1 for t in owned}
         left = total - len(owned)
+        exposed = {
+            t
+            for t in owned
+            if any(
+                self.state.territories[n].owner in side.enemies
+                for n in side.bmap.territories[t].adjacent
+            )
+        }
         # Deterrence where an enemy player is next door, then mass the rest where attacks pay.
         for t in owned:
-            if (
-                any(
-                    self.state.territories[n].owner in side.enemies
-                    for n in side.bmap.territories[t].adjacent
-                )
-                and left >= 2
-            ):
+            if t in exposed and left >= 2:
                 armies[t] += 2
                 left -= 2
         base = sorted(owned, key=lambda t: -self.noisy(self._base_value(side, t, left)))
