@@ -247,6 +247,7 @@ class _Turn:
         self.side: Side = side_for(view.state, view.player)
         self.side.goals = self.p.goals
         self.min_commitment, self.defender_dice = rule_options(view.state)
+        self._too_strong: dict[str, bool] = {}
 
     def block(self, available: int, defenders: int, flanking: bool) -> exact.Odds:
         """``odds.block`` at this game's options, with a block of the least commitment."""
@@ -313,6 +314,11 @@ class _Turn:
     def ally_grows_too_much(self, ally: str) -> bool:
         """Would ``ally`` be stronger than our own army, or the board's strongest, after its
         next turn? Its captures and reinforcements are its own."""
+        if ally not in self._too_strong:
+            self._too_strong[ally] = self._grows_too_much(ally)
+        return self._too_strong[ally]
+
+    def _grows_too_much(self, ally: str) -> bool:
         now = self.totals.get(ally, 0)
         if now >= self.totals.get(self.side.me, 0):
             return True  # already stronger than our own army
