@@ -147,6 +147,7 @@ class GameResult:
     times: dict[str, list[float]] = field(default_factory=dict)  # level -> decision seconds
     allied_turns: dict[str, list[float]] = field(default_factory=dict)  # level -> turn seconds
     first_won: bool = False  # the seat that played first won (or ranked first at the cap)
+    hero_first: bool = False  # the bot measured played first
     modes: dict[str, dict[str, int]] = field(default_factory=dict)  # level -> "land normal" -> n
 
 
@@ -245,6 +246,7 @@ def play(
         times,
         allied,
         first_won=top == state.first_seat,
+        hero_first=hero_seat == state.first_seat,
         modes=modes,
     )
 
@@ -320,6 +322,15 @@ def main() -> None:
             f"| {label} | {len(mine)} | {wins} | {rate:.0%} | {low:.0%}-{high:.0%} | "
             f"{sum(r.ended for r in mine)} | {statistics.median(r.rounds for r in mine):.0f} | "
             f"{goal_text} | {met} |"
+        )
+    print("\nBy who moved first (RULES.md S4):")
+    for label, _, _, _, _ in matches:
+        mine = [r for r in results if r.match == label]
+        first = [r for r in mine if r.hero_first]
+        later = [r for r in mine if not r.hero_first]
+        print(
+            f"- {label}: won {sum(r.won for r in first)} of {len(first)} moving first, "
+            f"{sum(r.won for r in later)} of {len(later)} moving later"
         )
     if balance:
         _print_balance(balance, results)
