@@ -170,6 +170,8 @@ ELIMINATION = 40.0
 PIRATE_SHIP = 8.0
 #: A landing that gives a pirate (no territory) a territory back: cards to turn in, a base.
 LANDFALL = 15.0
+#: Boat lengths a cruise is started for: 2d6 reaches 5 or more 5 times in 6 (AI9).
+CRUISE_REACH = 5
 #: Armies a factory adds each turn (rule text: a factory's 2 armies), over the turns it counts.
 FACTORY_TURNS = 4
 
@@ -960,7 +962,7 @@ class _Turn:
         bmap = self.side.bmap
         if self._hunt_score(ship.station, ship.armies) > 0:
             return True
-        for station in bmap.reachable(ship.station, 5):
+        for station in bmap.reachable(ship.station, CRUISE_REACH):
             if self._landing_score(station, ship.armies)[1] > self.p.min_score + 1.0:
                 return True
             if self.hunting and self._hunt_score(station, ship.armies) > 0:
