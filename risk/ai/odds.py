@@ -64,23 +64,32 @@ def _shape(options: Options | None) -> tuple[int, str]:
     return options.min_commitment, options.defender_dice
 
 
-def naval(attackers: int, defenders: int, committed: bool, options: Options | None = None) -> Odds:
-    """A ship's attack on a ship: all aboard fight (normal), or a block of the least commitment
-    (2) refilled from the rest aboard (committed; ``combat.risk_dice`` refills it from
-    ``reserves`` exactly so)."""
-    return _naval(attackers, defenders, committed, *_shape(options))
+def naval(
+    attackers: int,
+    defenders: int,
+    committed: bool,
+    options: Options | None = None,
+    commitment: int | None = None,
+) -> Odds:
+    """A ship's attack on a ship: all aboard fight (normal), or a block of ``commitment`` (the
+    least the game allows when None or smaller) refilled from the rest aboard (committed;
+    ``combat.risk_dice`` refills it from ``reserves`` exactly so). A ship that commits its whole
+    crew rolls one die an army against one fewer, which with 3 or more aboard beats a normal
+    attack, whose total defeats end in the sink roll more often (RULES.md H11, AI6)."""
+    least, rule = _shape(options)
+    return _naval(attackers, defenders, committed, max(least, commitment or least), rule)
 
 
 @lru_cache(maxsize=65536)
-def _naval(attackers: int, defenders: int, committed: bool, least: int, rule: str) -> Odds:
+def _naval(attackers: int, defenders: int, committed: bool, block: int, rule: str) -> Odds:
     if defenders <= 0:
         return Odds(1.0, 0.0, 0.0)
     if attackers <= 0:
         return Odds(0.0, 0.0, 0.0)
     a, d = min(attackers, CAP), min(defenders, CAP)
-    if committed and a >= least:
+    if committed and a >= block:
         odds = battle_odds(
-            least, d, mode="committed", reserves=a - least, naval=True, defender_dice=rule
+            block, d, mode="committed", reserves=a - block, naval=True, defender_dice=rule
         )
     else:
         odds = battle_odds(a, d, mode="normal", naval=True)

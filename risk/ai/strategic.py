@@ -23,18 +23,32 @@ and capture every army the defender loses. The levels:
   ferry idle armies to the front and pick up crews for landings; it transfers idle armies (and
   a border's surplus) to the most threatened border.
 
-Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI3):
+Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI9):
 
 - The allied army a player plays is the player's tool (rule text "Play Allied Army"): on its
   turn the AI attacks the other players and other allies with it, never the player who plays it.
 - A seat's own hand: mobilization reveals every eligible card (a revealed card stays in the hand,
   RULES.md M3; with ``reveal_once`` it still reveals, since a die now beats one later).
+- AI5: what an ally takes and captures is the ally's. An ally that holds as many armies as the
+  AI's own army, or would be the board's largest army after its next turn, is not declared.
+  Playing an ally, the AI hurts the leading enemy player and does not grow the ally with
+  captures.
+- AI6: a naval attack is scored for every commitment allowed (a whole crew committed against a
+  small ship suffers fewer total defeats, so fewer sink rolls, than a normal attack). The odds
+  take the game's options (``min_commitment``, ``defender_dice``: RULES.md C10, C11).
+- AI7: a pirate's last ship is an elimination. When only pirates are left, the AI hunts them
+  with its ships, and a pirate AI lands to get a territory back.
+- AI8: a factory reward when the game should last; factory territories are worth more as
+  targets.
+- AI9: cruises are started only for what the ship can reach. Ships pick up idle armies and drop
+  a load at the front.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from risk.ai import odds as exact
@@ -150,6 +164,16 @@ PROFILES = {
 
 #: A ship lost with its crew, over and above the armies aboard.
 SHIP_VALUE = 3.0
+#: Sinking the last ship of a pirate (a player with no territory) eliminates the player.
+ELIMINATION = 40.0
+#: Sinking any ship of a pirate when only pirates are left to beat.
+PIRATE_SHIP = 8.0
+#: A landing that gives a pirate (no territory) a territory back: cards to turn in, a base.
+LANDFALL = 15.0
+#: Boat lengths a cruise is started for: 2d6 reaches 5 or more 5 times in 6 (AI9).
+CRUISE_REACH = 5
+#: Armies a factory adds each turn (rule text: a factory's 2 armies), over the turns it counts.
+FACTORY_TURNS = 4
 
 
 @dataclass(frozen=True)
@@ -210,6 +234,78 @@ class _Turn:
         self.specs = specs
         self.side: Side = side_for(view.state, view.player)
         self.side.goals = self.p.goals
+        self.min_commitment = view.state.options.min_commitment
+        self._too_strong: dict[str, bool] = {}
+
+    def block(self, available: int, defenders: int, flanking: bool) -> exact.Odds:
+        """``odds.block`` at this game's options, with a block of the least commitment."""
+        return exact.block(available, defenders, flanking, self.state.options)
+
+    # --- the board at a glance -------------------------------------------------------------
+
+    @cached_property
+    def totals(self) -> dict[str, int]:
+        """Armies of every live seat, on land and aboard."""
+        totals = {seat.id: 0 for seat in self.state.seats if seat.alive}
+        for holding in self.state.territories.values():
+            totals[holding.owner] = totals.get(holding.owner, 0) + holding.armies
+        for ship in self.state.ships.values():
+            totals[ship.owner] = totals.get(ship.owner, 0) + ship.armies
+        return totals
+
+    def growth(self, seat: str) -> int:
+        """About what ``seat`` adds on its next turn: territories / 3 (at least 3), its whole
+        continents' bonuses, 2 a factory."""
+        terr = self.state.territories
+        owned = [t for t, h in terr.items() if h.owner == seat]
+        if not owned:
+            return 0
+        bonus = sum(
+            c.bonus
+            for c in self.side.bmap.continents.values()
+            if all(terr[t].owner == seat for t in c.territories)
+        )
+        return max(3, len(owned) // 3) + bonus + 2 * sum(1 for t in owned if terr[t].factory)
+
+    @cached_property
+    def leader(self) -> str | None:
+        """The enemy player with the most armies."""
+        enemies = [e for e in self.side.enemies if e in self.totals]
+        return max(sorted(enemies), key=lambda e: self.totals[e]) if enemies else None
+
+    @cached_property
+    def pirates(self) -> frozenset[str]:
+        """Enemy players with no territory, only ships."""
+        held = {h.owner for h in self.state.territories.values()}
+        return frozenset(e for e in self.side.enemies if e not in held)
+
+    @cached_property
+    def hunting(self) -> bool:
+        """Only pirates are left to beat: the game is won at sea."""
+        return bool(self.side.enemies) and self.pirates == self.side.enemies
+
+    def bounty(self, ship: Ship) -> float:
+        """What sinking (or taking) ``ship`` is worth over its armies: a player's elimination
+        when it is a pirate's last ship, a step to the win when only pirates are left."""
+        if ship.owner not in self.pirates:
+            return 0.0
+        if len(self.state.ships_of(ship.owner)) == 1:
+            return ELIMINATION
+        return PIRATE_SHIP if self.hunting else 0.0
+
+    def ally_grows_too_much(self, ally: str) -> bool:
+        """Would ``ally`` be stronger than our own army, or the board's strongest, after its
+        next turn? Its captures and reinforcements are its own."""
+        if ally not in self._too_strong:
+            self._too_strong[ally] = self._grows_too_much(ally)
+        return self._too_strong[ally]
+
+    def _grows_too_much(self, ally: str) -> bool:
+        now = self.totals.get(ally, 0)
+        if now >= self.totals.get(self.side.me, 0):
+            return True  # already stronger than our own army
+        others = [v for seat, v in self.totals.items() if seat != ally]
+        return bool(others) and now + self.growth(ally) >= max(others)  # the board's strongest
 
     def spec(self, kind: str) -> ActionSpec:
         return self.specs[kind][0]
@@ -266,15 +362,17 @@ class _Turn:
         side = Side(self.state, self.side.me, self.side.me)
         armies = {t: 1 for t in owned}
         left = total - len(owned)
+        exposed = {
+            t
+            for t in owned
+            if any(
+                self.state.territories[n].owner in side.enemies
+                for n in side.bmap.territories[t].adjacent
+            )
+        }
         # Deterrence where an enemy player is next door, then mass the rest where attacks pay.
         for t in owned:
-            if (
-                any(
-                    self.state.territories[n].owner in side.enemies
-                    for n in side.bmap.territories[t].adjacent
-                )
-                and left >= 2
-            ):
+            if t in exposed and left >= 2:
                 armies[t] += 2
                 left -= 2
         base = sorted(owned, key=lambda t: -self.noisy(self._base_value(side, t, left)))
@@ -303,9 +401,7 @@ class _Turn:
         best = 0.0
         for target in side.enemy_neighbours(name):
             d = self.state.territories[target].armies
-            odds = exact.block(
-                armies + self.state.territories[name].armies - 1, d, True, self.state.options
-            )
+            odds = self.block(armies + self.state.territories[name].armies - 1, d, True)
             value = side.conquest_value(target, took_territory=True)
             best += max(0.0, odds.win * value - odds.attacker_losses)
         return best
@@ -315,23 +411,41 @@ class _Turn:
     def turn_in(self) -> Action | None:
         opts = self.spec("turn_in").options
         seat = self.state.seat(self.side.acting)
+        rewards: list[str] = opts["rewards"]
         must = len(seat.risk_cards) >= 5
-        if not must:
+        # Hunting pirates needs ships: a set buys one at once (AI7).
+        crewed = [s for s in self.state.ships_of(self.side.acting) if s.armies >= 2]
+        hunt = self.p.ships and self.hunting and "ship" in rewards and len(crewed) < 2
+        if not must and not hunt:
             return None
         owned = self.side.mine
         sets: list[list[str]] = opts["sets"]
         best = max(
             sets, key=lambda cards: (sum(2 for c in cards if c in owned), -cards.count("wild"))
         )
-        rewards: list[str] = opts["rewards"]
-        # Armies: 2d6 now. A factory pays 2 a turn and a ship carries 1d6: games between these
-        # bots last a median of 4-5 rounds (bench/ai_strength.py), too short for either to
-        # pay back 7 armies (a factory tried for the first 15 rounds lost games to one that
-        # took armies).
+        # Armies: 2d6 (7) now. A factory pays 2 a turn from the next: it is taken when the game
+        # looks long enough for it to pay (AI8). A ship carries 1d6: only for a hunt.
         reward = "armies"
-        if not self.p.blocks:
+        if hunt:
+            reward = "ship"
+        elif not self.p.blocks:
             reward = self.rng.choice([r for r in rewards if r != "ship"] or rewards)
+        elif "factory" in rewards and self._factory_pays():
+            reward = "factory"
         return TurnIn(self.player, cards=tuple(best), reward=reward)
+
+    def _factory_pays(self) -> bool:
+        """A factory (2 armies a turn) beats 2d6 armies now when the game will last: three or
+        more players, no enemy player about to fall, and nobody far ahead."""
+        if self.side.allied_turn:
+            return False
+        players = [e for e in self.side.enemies if e in self.totals]
+        if len(players) < 2 or self.pirates:
+            return False
+        mine = self.totals.get(self.side.me, 0)
+        strongest = max(self.totals[e] for e in players)
+        weakest = min(self.totals[e] for e in players)
+        return 0.6 * mine <= strongest <= 1.5 * mine and weakest >= 0.4 * mine
 
     def place(self) -> Action:
         opts = self.spec("place").options
@@ -341,6 +455,10 @@ class _Turn:
             borders = [t for t in territories if self.side.is_border(t)] or territories
             armies = count if count <= 3 else self.rng.randint(max(1, count // 2), count)
             return Place(self.player, territory=self.rng.choice(borders), armies=armies)
+        if self.hunting and self.p.ships:
+            ports = self._ports(territories)
+            if ports:
+                return Place(self.player, territory=ports[0], armies=count)
         best, best_score = territories[0], float("-inf")
         for t in territories:
             score = self._source_score(t, count)
@@ -351,6 +469,17 @@ class _Turn:
                 territories, key=lambda t: self.side.threat(t) - self.state.territories[t].armies
             )
         return Place(self.player, territory=best, armies=count)
+
+    def _ports(self, territories: list[str]) -> list[str]:
+        """Of ``territories``, the coasts an own ship can load from where it lies, the most
+        armies first (else any coast)."""
+        bmap = self.side.bmap
+        fleet = self.state.ships_of(self.side.acting)
+        near = {t for ship in fleet for t in bmap.coasts_within(ship.station, 1)}
+        coasts = [t for t in territories if t in near] or [
+            t for t in territories if bmap.coastal(t)
+        ]
+        return sorted(coasts, key=lambda t: (-self.state.territories[t].armies, t))
 
     def _source_score(self, name: str, extra: int) -> float:
         """The best attack from ``name`` with ``extra`` armies more, for placing reinforcements."""
@@ -363,7 +492,8 @@ class _Turn:
             owner = self.state.territories[target].owner
             if not side.hostile(owner):
                 continue
-            plan = self._score_block(target, available, flanking=available >= 4, took=took)
+            flanking = available >= 2 * self.min_commitment
+            plan = self._score_block(target, available, flanking=flanking, took=took)
             if plan > best:
                 best = plan
         return best
@@ -373,7 +503,7 @@ class _Turn:
     ) -> float:
         holding = self.state.territories[target]
         d = holding.armies + self._mobilization_margin(holding.owner)
-        odds = exact.block(available, d, flanking, self.state.options)
+        odds = self.block(available, d, flanking)
         score = self._score(target, odds, took)
         if depth == 0 and self.p.lookahead:
             score += 0.5 * odds.win * self._follow_up(target, available - odds.attacker_losses)
@@ -391,7 +521,8 @@ class _Turn:
                 continue
             if self.p.enemy_paths and owner not in self.side.enemies:
                 continue
-            score = self._score_block(nxt, move, flanking=move >= 4, took=True, depth=1)
+            flanking = move >= 2 * self.min_commitment
+            score = self._score_block(nxt, move, flanking=flanking, took=True, depth=1)
             best = max(best, score)
         return best
 
@@ -406,12 +537,15 @@ class _Turn:
         side = self.side
         owner = self.state.territories[target].owner
         value = side.conquest_value(target, took_territory=took)
-        return (
-            odds.win * value
-            - odds.attacker_losses
-            + odds.captures
-            + side.army_weight(owner) * odds.defender_losses
-        )
+        if self.state.territories[target].factory:
+            value += 2.0 * FACTORY_TURNS - 3.0  # its 2 armies a turn change sides (AI8)
+        losses, captures = odds.attacker_losses, odds.captures
+        if side.allied_turn:  # AI5: the ally's armies are the ally's
+            if owner == self.leader:
+                value += 3.0  # the leader hurt is the whole point of playing an ally
+            losses *= 0.5
+            captures *= -0.5 if self.ally_grows_too_much(side.acting) else 0.0
+        return odds.win * value - losses + captures + side.army_weight(owner) * odds.defender_losses
 
     def place_ship(self) -> Action:
         stations: list[str] = self.spec("place_ship").options["stations"]
@@ -435,6 +569,10 @@ class _Turn:
 
     def campaign(self) -> Action:
         took = self.state.turn.took_territory if self.state.turn is not None else False
+        if self.hunting and self.p.ships and "naval_attack" in self.specs:
+            hunt = self.naval_attack()  # AI7: the game is won at sea, before any landing
+            if hunt is not None:
+                return hunt
         plans = self.attack_plans(took) if "attack" in self.specs else []
         if plans:
             best = max(plans, key=lambda p: p.score)
@@ -466,7 +604,8 @@ class _Turn:
             if plan is None:
                 continue
             noise = self.noisy(0.0)
-            if plan.odds.win >= self.p.min_win and plan.base + noise >= self.p.min_score:
+            least = 0.3 if not self.side.mine else self.p.min_win  # a pirate's landfall (AI7)
+            if plan.odds.win >= least and plan.base + noise >= self.p.min_score:
                 plans.append(
                     AttackPlan(plan.target, plan.mode, plan.flanks, plan.odds, plan.score + noise)
                 )
@@ -488,35 +627,28 @@ class _Turn:
             if most >= 1:
                 options.append((NORMAL, ((s, most),), exact.normal(most, d), most))
         if self.p.blocks:
-            least = self.state.options.min_commitment  # 2 unless a host option raises it
+            # The block is the least commitment the game allows (AI6): the defender rolls one
+            # fewer die than it, so the smallest block rolls best for each army it risks.
+            c = max(
+                [self.min_commitment]
+                + [room[s][COMMITTED][0] for s in sources if COMMITTED in room[s]]
+            )
             wide = sorted(
                 ((room[s][COMMITTED][1], s) for s in sources if COMMITTED in room[s]), reverse=True
             )
+            wide = [(most, s) for most, s in wide if most >= c]
             if COMMITTED in modes and wide:
                 most, s = wide[0]
-                options.append(
-                    (
-                        COMMITTED,
-                        ((s, least),),
-                        exact.block(most, d, False, self.state.options),
-                        most,
-                    )
-                )
+                options.append((COMMITTED, ((s, c),), self.block(most, d, False), most))
             if FLANKING in modes and wide:
                 most, s = wide[0]
-                if most >= 2 * least:
-                    odds = exact.block(most, d, True, self.state.options)
-                    options.append((FLANKING, ((s, least), (s, least)), odds, most))
-                elif len(wide) >= 2 and wide[1][0] >= least:
+                if most >= 2 * c:
+                    options.append((FLANKING, ((s, c), (s, c)), self.block(most, d, True), most))
+                elif len(wide) >= 2:
                     other = wide[1]
                     both = most + other[0]
                     options.append(
-                        (
-                            FLANKING,
-                            ((s, least), (other[1], least)),
-                            exact.block(both, d, True, self.state.options),
-                            both,
-                        )
+                        (FLANKING, ((s, c), (other[1], c)), self.block(both, d, True), both)
                     )
         best: AttackPlan | None = None
         for mode, flanks, odds, available in options:
@@ -524,6 +656,8 @@ class _Turn:
             ships = [src for src, _ in flanks if src in self.state.ships]
             if ships and mode != NORMAL:  # a committed landing that fails sinks the ship
                 score -= (1 - odds.win) * SHIP_VALUE
+            if not self.side.mine:  # a pirate: a territory back is cards and a base (AI7)
+                score += odds.win * LANDFALL
             base = score
             if self.p.lookahead:
                 left = available - odds.attacker_losses
@@ -565,11 +699,9 @@ class _Turn:
         reserves = sum(self._reserve(f) for f in {f.source: f for f in live}.values())
         available = sum(f.standing for f in live) + reserves
         if naval:
-            win = exact.naval(available, d, True, self.state.options).win
+            win = exact.naval(available, d, True, self.state.options, flank.commitment).win
         else:
-            win = exact.block(
-                available, d, battle.mode == FLANKING and len(live) >= 2, self.state.options
-            ).win
+            win = self.block(available, d, battle.mode == FLANKING and len(live) >= 2).win
         add = min(max_add, need) if win >= 0.15 else 0
         return Roll(self.player, add=add)
 
@@ -673,6 +805,32 @@ class _Turn:
                     return Cruise(self.player, ship=ship_id)
         return None
 
+    def _naval_tries(
+        self, crew: int, defenders: int, modes: dict[str, Any]
+    ) -> list[tuple[str, int, exact.Odds]]:
+        """(mode, armies, odds) of each way one ship with ``crew`` may attack: normal (all
+        aboard fight), committed with every commitment the mode allows (AI6)."""
+        tries: list[tuple[str, int, exact.Odds]] = []
+        if NORMAL in modes:
+            tries.append((NORMAL, 0, exact.naval(crew, defenders, False, self.state.options)))
+        if COMMITTED in modes:
+            least = max(2, int(modes[COMMITTED].get("min_armies") or 2))
+            for c in range(least, crew + 1):
+                tries.append(
+                    (COMMITTED, c, exact.naval(crew, defenders, True, self.state.options, c))
+                )
+        return tries
+
+    def _pool(self, enemy: Ship) -> int:
+        """The armies an attack on ``enemy`` meets: its own and its fleet's in its ocean, who
+        may join the defence (RULES.md H10)."""
+        ocean = self.side.bmap.ocean_of(enemy.station)
+        return enemy.armies + sum(
+            s.armies
+            for s in self.state.ships_of(enemy.owner)
+            if s.id != enemy.id and self.side.bmap.ocean_of(s.station) == ocean
+        )
+
     def naval_attack(self) -> Action | None:
         opts = self.spec("naval_attack").options
         crew: dict[str, int] = opts["crew"]
@@ -684,33 +842,23 @@ class _Turn:
             for ship_id, choices in fleet.items():
                 for target in choices:
                     enemy = self.state.ships[target]
-                    backers = sum(
-                        s.armies
-                        for s in self.state.ships_of(seat)
-                        if s.id != target
-                        and self.side.bmap.ocean_of(s.station)
-                        == self.side.bmap.ocean_of(enemy.station)
-                    )
-                    d = enemy.armies + backers
-                    for mode in (NORMAL, COMMITTED):
-                        least = self.state.options.min_commitment
-                        if mode not in modes or (mode == COMMITTED and crew[ship_id] < least):
-                            continue
-                        o = exact.naval(crew[ship_id], d, mode == COMMITTED, self.state.options)
+                    bounty = self.bounty(enemy)
+                    # A hunt takes fair odds: the win is a player out (AI7).
+                    least = 0.4 if bounty else 0.7
+                    for mode, armies, o in self._naval_tries(
+                        crew[ship_id], self._pool(enemy), modes
+                    ):
                         score = (
-                            o.win * (SHIP_VALUE + 2.0)
+                            o.win * (SHIP_VALUE + 2.0 + bounty)
                             - o.attacker_losses
                             + 0.5 * o.defender_losses
                             - (1 - o.win) * SHIP_VALUE
                         )
-                        if o.win >= 0.7 and score > 0 and (best is None or score > best[0]):
+                        if o.win >= least and score > 0 and (best is None or score > best[0]):
                             action = NavalAttack(
-                                self.player,
-                                ships=(ship_id,),
-                                target=target,
-                                mode=mode,
-                                armies=least if mode == COMMITTED else 0,
-                            )
+                                self.player, ships=(ship_id,), target=target, mode=mode,
+                                armies=armies,
+                            )  # fmt: skip
                             best = (score, action)
         return best[1] if best is not None else None
 
@@ -722,6 +870,8 @@ class _Turn:
         best: tuple[str | None, float] = (None, 0.0)
         if crew < 2:
             return best
+        landless = not self.side.mine  # a pirate: any territory back is worth much (AI7)
+        least = 0.3 if landless else self.p.min_win
         for target in bmap.coasts_within(station, 1):
             owner = self.state.territories[target].owner
             if not self.side.hostile(owner):
@@ -729,41 +879,79 @@ class _Turn:
             if any(bmap.ocean_of(s.station) == ocean for s in self.state.ships_of(owner)):
                 continue  # patrolled (RULES.md H7)
             d = self.state.territories[target].armies + self._mobilization_margin(owner)
-            o = exact.block(crew, d, crew >= 4, self.state.options)
+            o = self.block(crew, d, crew >= 2 * self.min_commitment)
             score = self._score(target, o, took) - (1 - o.win) * SHIP_VALUE
-            if o.win >= self.p.min_win and score > best[1]:
+            if landless:
+                score += o.win * LANDFALL
+            if o.win >= least and score > best[1]:
                 best = (target, score)
         return best
 
-    def _worth_a_cruise(self, ship: Ship) -> bool:
+    def _hunt_score(self, station: str, crew: int) -> float:
+        """The best naval attack a ship with ``crew`` could open on a ship with a bounty in
+        ``station``'s ocean (AI7)."""
+        if crew < 1:
+            return 0.0
         bmap = self.side.bmap
-        if any(
-            seat in self.side.enemies
-            for seat in {
-                s.owner
-                for s in self.state.ships.values()
-                if bmap.ocean_of(s.station) == bmap.ocean_of(ship.station)
-            }
-        ):
-            enemies = [
-                s
-                for s in self.state.ships.values()
-                if s.owner in self.side.enemies
-                and bmap.ocean_of(s.station) == bmap.ocean_of(ship.station)
+        ocean = bmap.ocean_of(station)
+        best = 0.0
+        modes: dict[str, Any] = {NORMAL: {}}
+        if crew >= self.min_commitment:
+            modes[COMMITTED] = {"min_armies": self.min_commitment}
+        for enemy in self.state.ships.values():
+            if enemy.owner not in self.side.enemies or bmap.ocean_of(enemy.station) != ocean:
+                continue
+            bounty = self.bounty(enemy)
+            if not bounty:
+                continue
+            for _, _, o in self._naval_tries(crew, self._pool(enemy), modes):
+                if o.win >= 0.4:
+                    best = max(best, o.win * (bounty + SHIP_VALUE) - o.attacker_losses)
+        return best
+
+    def _ferry_score(self, ship: Ship, station: str) -> float:
+        """What a ship could do for the armies at ``station``'s coasts: pick up idle armies
+        (a light ship), or drop its load at a front (a loaded one, AI9)."""
+        coasts = [t for t in self.side.bmap.coasts_within(station, 1) if t not in ship.ports]
+        if ship.armies >= 4 and not self.hunting:
+            fronts = [
+                t
+                for t in coasts
+                if self.state.territories[t].owner == self.side.acting and self.side.is_border(t)
             ]
-            if any(
-                exact.naval(ship.armies, e.armies, ship.armies >= 2, self.state.options).win >= 0.7
-                for e in enemies
-            ):
-                return True
-        for station in bmap.reachable(ship.station, 7):
+            return 0.3 * (ship.armies - 1) if fronts else 0.0
+        idle = max([self._idle(t) for t in coasts] + [0])
+        if self.hunting:
+            idle = max(
+                [self.state.territories[t].armies - 1 for t in coasts if t in self.side.mine] + [0]
+            )
+        return 0.3 * idle if idle >= 2 else 0.0
+
+    def _station_score(self, ship: Ship, station: str) -> float:
+        score = self._landing_score(station, ship.armies)[1]
+        score = max(score, self._hunt_score(station, ship.armies))
+        if self.p.ferry or self.hunting:
+            score = max(score, self._ferry_score(ship, station))
+        return score
+
+    def _worth_a_cruise(self, ship: Ship) -> bool:
+        """Start a cruise only for something within 5 boat lengths (2d6 reaches that 5 times
+        in 6), so a cruise is not ended as soon as it is started (AI9)."""
+        bmap = self.side.bmap
+        if self._hunt_score(ship.station, ship.armies) > 0:
+            return True
+        for station in bmap.reachable(ship.station, CRUISE_REACH):
             if self._landing_score(station, ship.armies)[1] > self.p.min_score + 1.0:
                 return True
-        if self.p.ferry:
-            for station in bmap.reachable(ship.station, 5):
-                for t in bmap.coasts_within(station, 1):
-                    if self._idle(t) >= 3 and t not in ship.ports:
-                        return True
+            if self.hunting and self._hunt_score(station, ship.armies) > 0:
+                return True
+            if (self.p.ferry or self.hunting) and self._ferry_score(ship, station) >= 0.6:
+                return True
+        if self.hunting:  # the hunted ship is farther: go towards it
+            return any(
+                self._hunt_score(station, ship.armies) > 0
+                for station in bmap.reachable(ship.station, 12)
+            )
         return False
 
     def _idle(self, name: str) -> int:
@@ -774,43 +962,67 @@ class _Turn:
         return holding.armies - 1
 
     def cruising(self, ship: Ship) -> Action:
-        """A cruising ship with no landing open from here: pick up, sail on, drop off, or stop."""
+        """A cruising ship with no landing or naval attack open from here: pick up, drop off,
+        sail on to something better, or stop."""
         by_ship = lambda kind: next(  # noqa: E731
             (s for s in self.specs.get(kind, []) if s.options["ship"] == ship.id), None
         )
         embark, disembark, sail = by_ship("embark"), by_ship("disembark"), by_ship("sail")
-        here = self._landing_score(ship.station, ship.armies)[1]
-        if self.p.ferry and embark is not None:
-            idle = [(self._idle(t), t) for t in embark.options["territories"]]
-            idle = [(n, t) for n, t in idle if n >= 2]
-            if idle:
-                n, t = max(idle)
+        here = self._station_score(ship, ship.station)
+        light = ship.armies < 4 or self.hunting
+        if (self.p.ferry or self.hunting) and embark is not None and light:
+            if self.hunting:
+                able = [(embark.options["max"][t], t) for t in embark.options["territories"]]
+            else:
+                able = [(self._idle(t), t) for t in embark.options["territories"]]
+            able = [(n, t) for n, t in able if n >= 2]
+            if able:
+                n, t = max(able)
                 return Embark(
                     self.player, ship=ship.id, territory=t, armies=min(n, embark.options["max"][t])
                 )
-        if sail is not None:
-            stations: dict[str, int] = sail.options["stations"]
-            best, best_score = None, here
-            for station in sorted(stations):
-                score = self._landing_score(station, ship.armies)[1]
-                if score > best_score + 0.5:
-                    best, best_score = station, score
-            if best is not None:
-                return Sail(self.player, ship=ship.id, station=best)
-        if self.p.ferry and disembark is not None and here <= 0:
+        if self.p.ferry and disembark is not None and not self.hunting and ship.armies >= 4:
             fronts = [
                 t
                 for t in disembark.options["territories"]
                 if self.side.is_border(t) and t not in ship.ports
             ]
-            if fronts and ship.armies > 3:
+            if fronts and self._landing_score(ship.station, ship.armies)[1] <= 0:
                 t = max(
                     fronts, key=lambda n: self.side.threat(n) + len(self.side.enemy_neighbours(n))
                 )
                 return Disembark(
                     self.player, ship=ship.id, territory=t, armies=disembark.options["max"]
                 )
+        if sail is not None:
+            stations: dict[str, int] = sail.options["stations"]
+            best, best_score = None, here
+            for station in sorted(stations):
+                score = self._station_score(ship, station)
+                if score > best_score + 0.5:
+                    best, best_score = station, score
+            if best is None and self.hunting:
+                best = self._towards_prey(ship, stations)
+            if best is not None:
+                return Sail(self.player, ship=ship.id, station=best)
         return EndCruise(self.player, ship=ship.id)
+
+    def _towards_prey(self, ship: Ship, stations: dict[str, int]) -> str | None:
+        """Of ``stations``, the one nearest a hunted ship (AI7), if nearer than here."""
+        bmap = self.side.bmap
+        prey = [
+            e.station
+            for e in self.state.ships.values()
+            if e.owner in self.side.enemies and self.bounty(e)
+        ]
+        if not prey:
+            return None
+
+        def gap(station: str) -> int:
+            return min(bmap.distance(station, p) or 99 for p in prey)
+
+        best = min(sorted(stations), key=gap)
+        return best if gap(best) < gap(ship.station) else None
 
     # --- end of the turn -------------------------------------------------------------------
 
@@ -872,11 +1084,17 @@ class _Turn:
         if not self.p.allies:
             ally = self.rng.choice(allies) if self.rng.random() < 0.3 else None
             return EndTurn(self.player, ally=ally)
-        return EndTurn(self.player, ally=max(allies, key=self._ally_value))
+        # AI5: an ally that is already stronger than we are, or would become the board's
+        # strongest army after its turn, is not fed (its captures and growth are its own).
+        fit = [a for a in allies if not self.ally_grows_too_much(a)]
+        if not fit:
+            return EndTurn(self.player)
+        return EndTurn(self.player, ally=max(sorted(fit), key=self._ally_value))
 
     def _ally_value(self, ally: str) -> float:
         """What playing ``ally`` next could do to the other players: its armies next to
-        theirs, its reinforcements, and any territory it could take."""
+        theirs (the leading enemy's counted double), its reinforcements, and any territory it
+        could take."""
         side = Side(self.state, ally, self.side.me)
         value = 0.0
         for name in side.mine:
@@ -884,7 +1102,8 @@ class _Turn:
             for n in side.bmap.territories[name].adjacent:
                 holding = self.state.territories[n]
                 if holding.owner in side.enemies and armies >= 2:
-                    value += min(armies, 10) / (1 + holding.armies)
+                    weight = 2.0 if holding.owner == self.leader else 1.0
+                    value += weight * min(armies, 10) / (1 + holding.armies)
         return value + len(side.mine) / 3
 
     # --- declarations and poker ------------------------------------------------------------

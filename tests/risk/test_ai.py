@@ -21,11 +21,15 @@ from risk.rules.actions import (
     Answer,
     Attack,
     Challenge,
+    Cruise,
+    Disembark,
     EndCampaign,
     EndTurn,
     Mobilize,
+    NavalAttack,
     Retreat,
     Roll,
+    Sail,
     TurnIn,
 )
 from risk.rules.bots import Bot, decide, redacted_state
@@ -40,8 +44,9 @@ from risk.rules.state import (
     Contest,
     Flank,
     GameState,
+    Options,
 )
-from tests.risk.builders import make_state
+from tests.risk.builders import act, make_state
 
 
 def hard(seed: int = 0) -> StrategicBot:
@@ -263,16 +268,18 @@ def test_the_hard_bot_contests_a_declaration_and_answers_a_challenge() -> None:
 
 
 def test_it_declares_an_allied_army_at_the_end_of_its_turn() -> None:
+    """Alice (30 armies on Alaska) may declare ally-1 (39 territories of 1: stronger than her)
+    or ally-2 (Peru, 3 armies; about 3 more next turn): only ally-2 is safe to feed (AI5)."""
     state = make_state(
         allies=("ally-1", "ally-2"),
-        territories={"Alaska": ("alice", 3), "Alberta": ("bob", 3), "Peru": ("ally-2", 3)},
+        territories={"Alaska": ("alice", 30), "Alberta": ("bob", 3), "Peru": ("ally-2", 3)},
         rest="ally-1",
         phase="end",
     )
     assert state.turn is not None
     state.turn.transferred = True
     action = decide(hard(), state, "alice")
-    assert isinstance(action, EndTurn) and action.ally in ("ally-1", "ally-2")
+    assert action == EndTurn("alice", ally="ally-2")
 
 
 # --- poker --------------------------------------------------------------------------------------
@@ -431,3 +438,211 @@ def test_a_larger_block_table_is_built_aside_never_refilled_in_place() -> None:
     assert (len(small), len(small[0]), len(large), len(large[0])) == (4, 4, 10, 10)
     assert large[3][3] == small[3][3]
     assert exact._grown(large, 5, 5, True) is large  # big enough already: kept
+
+
+# --- playing like a Risk player (rule readings AI5-AI9) ------------------------------------------
+
+
+def test_it_does_not_declare_an_ally_that_holds_more_armies_than_itself() -> None:
+    """AI5, rule text "Play Allied Army": captured armies become the ally's, so an ally is
+    the declarer's tool only while it is weaker. Ally-1 holds the 39 other territories (39
+    armies) against alice's 3 on Alaska: no ally is declared."""
+    state = make_state(
+        allies=("ally-1",),
+        territories={"Alaska": ("alice", 3), "Alberta": ("bob", 3)},
+        rest="ally-1",
+        phase="end",
+    )
+    assert state.turn is not None
+    state.turn.transferred = True
+    assert decide(hard(), state, "alice") == EndTurn("alice")
+
+
+def test_it_does_not_declare_an_ally_that_would_become_the_strongest_army() -> None:
+    """AI5: alice 40 (Alaska), bob 38 (Alberta's 3 and 35 filler territories of 1), ally-2
+    holds Australia, 4 territories of 9 = 36: weaker than alice, but its next turn adds 3 (4
+    territories / 3, at least 3) + 2 (Australia) = 41 >= alice's 40, the board's largest.
+    Ally-1 (Peru, 3) stays small: it is the one declared."""
+    australia = ("Indonesia", "New Guinea", "Western Australia", "Eastern Australia")
+    territories = {name: ("ally-2", 9) for name in australia}
+    territories |= {"Alaska": ("alice", 40), "Alberta": ("bob", 3), "Peru": ("ally-1", 3)}
+    state = make_state(
+        allies=("ally-1", "ally-2"), territories=territories, rest="bob", phase="end"
+    )
+    assert state.turn is not None
+    state.turn.transferred = True
+    assert sum(h.armies for h in state.territories.values() if h.owner == "bob") == 38
+    assert decide(hard(), state, "alice") == EndTurn("alice", ally="ally-1")
+
+
+def test_on_an_allied_turn_it_attacks_the_leading_enemy() -> None:
+    """AI5: alice (60 on Madagascar) plays ally-1, whose Ontario (10) borders bob's Quebec (2)
+    and carol's Eastern United States (2). Bob and carol hold three territories each, alike but
+    for one: the leader's Peru or Egypt holds 30. The allied turn hurts the leader."""
+
+    def position(leader: str) -> GameState:
+        big = {"bob": 1, "carol": 1, leader: 30}
+        state = make_state(
+            players=("alice", "bob", "carol"),
+            allies=("ally-1",),
+            territories={
+                "Ontario": ("ally-1", 10),
+                "Quebec": ("bob", 2),
+                "Peru": ("bob", big["bob"]),
+                "Argentina": ("bob", 1),
+                "Eastern United States": ("carol", 2),
+                "Egypt": ("carol", big["carol"]),
+                "Congo": ("carol", 1),
+                "Madagascar": ("alice", 60),
+            },
+            rest="ally-1",
+            turn="ally-1",
+        )
+        assert state.turn is not None
+        state.turn.controller = "alice"
+        state.turn.attacked += ["bob", "carol"]
+        return state
+
+    for leader, target in (("bob", "Quebec"), ("carol", "Eastern United States")):
+        action = decide(hard(), position(leader), "alice")
+        assert isinstance(action, Attack) and action.target == target
+
+
+def _naval_position(enemy: str, enemy_ship: int, *, enemy_land: bool) -> GameState:
+    """Alice holds Alaska, Alberta and Kamchatka (1 each: nothing to land on near her ship)
+    and ship S1 with 6 aboard off Alaska; ``enemy``'s ship S2 lies off Japan, same ocean."""
+    territories = {t: ("alice", 1) for t in ("Alaska", "Alberta", "Kamchatka")}
+    if enemy_land:
+        territories["Peru"] = (enemy, 3)
+    return make_state(
+        allies=("ally-1",),
+        territories=territories,
+        rest="ally-1",
+        ships={"S1": ("alice", "Pacific:Alaska", 6), "S2": (enemy, "Pacific:Japan", enemy_ship)},
+    )
+
+
+def test_a_6_army_ship_facing_a_1_army_ship_attacks_committed_with_its_whole_crew() -> None:
+    """AI6, rule text "if a ship suffers a 'total defeat' ... both sides roll a die" (H11):
+    a normal attack rolls 3 dice against 1 and loses the comparison 441/1296 = 34% of rolls,
+    each then a sink roll; committing all 6 rolls 6 dice against 1 (commitment - 1 = 5, but
+    one army) and loses only 67171/279936 = 24% of rolls. So: committed, 6 armies."""
+    assert exact.naval(6, 1, True, None, 6).win > exact.naval(6, 1, False).win
+    state = _naval_position("bob", 1, enemy_land=True)
+    assert decide(hard(), state, "alice") == Cruise("alice", ship="S1")
+    state, _ = act(state, Cruise("alice", ship="S1"), 1, 1)
+    action = decide(hard(), state, "alice")
+    assert action == NavalAttack("alice", ships=("S1",), target="S2", mode=COMMITTED, armies=6)
+    apply(state, action, game_dice(state))  # and the engine takes it
+
+
+def test_when_only_pirates_are_left_it_cruises_after_the_ship_and_attacks_it() -> None:
+    """AI7, rule text "If all of a pirate's ships are defeated at sea ... the player is out":
+    bob holds no territory, only S2 (2 armies) off Japan. Alice's ship sets out (it would end
+    its turn otherwise) and attacks S2 at once, committing its whole crew."""
+    state = _naval_position("bob", 2, enemy_land=False)
+    assert decide(hard(), state, "alice") == Cruise("alice", ship="S1")
+    state, _ = act(state, Cruise("alice", ship="S1"), 1, 1)
+    action = decide(hard(), state, "alice")
+    assert action == NavalAttack("alice", ships=("S1",), target="S2", mode=COMMITTED, armies=6)
+
+
+def test_a_hunting_ship_sails_towards_a_pirate_in_another_ocean() -> None:
+    """AI7: bob's last ship lies off Brazil (Atlantic), 6 boat lengths from Alaska; with 6
+    lengths to sail alice's ship goes there rather than ending its cruise."""
+    state = _naval_position("bob", 2, enemy_land=False)
+    state.ships["S2"].station = "Atlantic:Brazil"
+    assert decide(hard(), state, "alice") == Cruise("alice", ship="S1")
+    state, _ = act(state, Cruise("alice", ship="S1"), 3, 3)
+    assert decide(hard(), state, "alice") == Sail("alice", ship="S1", station="Atlantic:Brazil")
+
+
+def test_a_pirate_lands_to_get_a_territory_back() -> None:
+    """AI7: alice has no territory, only S1 with 3 aboard off Alaska; Kamchatka and Alberta
+    (ally-1, 3 each) and Alaska (bob, 4) are in reach. A committed block of 2 refilled from the
+    third army wins against 3 only 56% of the time (below the 65% hard opens with), but a
+    territory back is her cards and her reinforcements: she lands."""
+    assert exact.block(3, 3, False).win == pytest.approx(0.5616, abs=1e-4)
+    state = make_state(
+        allies=("ally-1",),
+        territories={
+            "Alaska": ("bob", 4),
+            "Kamchatka": ("ally-1", 3),
+            "Alberta": ("ally-1", 3),
+        },
+        rest="bob",
+        ships={"S1": ("alice", "Pacific:Alaska", 3)},
+    )
+    state, _ = act(state, Cruise("alice", ship="S1"), 1, 1)
+    action = decide(hard(), state, "alice")
+    assert isinstance(action, Attack) and action.flanks[0][0] == "S1"
+    assert action.target in ("Kamchatka", "Alberta")
+
+
+def test_a_loaded_ship_with_nothing_to_attack_drops_its_armies_at_the_front() -> None:
+    """AI9, rule text "drop them off at any other friendly territory": S1 carries 8 armies
+    off Alaska with no landing worth making (bob's Kamchatka holds 30); Alaska faces bob's 30,
+    so the 7 that may leave the ship go ashore there (one stays aboard, H5)."""
+    state = make_state(
+        allies=("ally-1",),
+        territories={
+            "Alaska": ("alice", 1),
+            "Alberta": ("alice", 1),
+            "Kamchatka": ("bob", 30),
+        },
+        rest="ally-1",
+        ships={"S1": ("alice", "Pacific:Alaska", 8)},
+    )
+    state, _ = act(state, Cruise("alice", ship="S1"), 1, 1)
+    assert decide(hard(), state, "alice") == Disembark(
+        "alice", ship="S1", territory="Alaska", armies=7
+    )
+
+
+def test_in_a_long_three_player_game_it_takes_the_factory_reward() -> None:
+    """AI8, rule text (a factory adds 2 armies a turn): alice 30, bob 30, carol 40 (the
+    filler): nobody is about to fall or far ahead, so the game will last and 2 armies a turn
+    beat 2d6 (7) now after four turns. Against one player (the same armies, carol gone) the
+    game is a race: armies."""
+
+    def position(players: tuple[str, ...]) -> GameState:
+        state = make_state(
+            players=players,
+            territories={"Alaska": ("alice", 30), "Peru": ("bob", 30)},
+            rest=players[-1],
+            risk_hands={"alice": ["Alaska", "Argentina", "Congo", "Alberta", "Brazil"]},
+            phase=REINFORCE,
+        )
+        assert state.turn is not None
+        state.turn.to_place = 3
+        return state
+
+    three = decide(hard(), position(("alice", "bob", "carol")), "alice")
+    assert isinstance(three, TurnIn) and three.reward == "factory"
+    two = decide(hard(), position(("alice", "bob")), "alice")
+    assert isinstance(two, TurnIn) and two.reward == "armies"
+
+
+def test_the_block_odds_take_the_defender_dice_option() -> None:
+    """AI6: with ``defender_dice="normal"`` a block of 2 meets 2 dice. 2 against 2: the
+    defender loses both 295/1296, each side one 420/1296, the attacker both 581/1296; after a
+    split, 1 die against 1 wins 15/36. Against the commitment's one die the same block wins
+    far more often."""
+    normal = exact.block(2, 2, False, Options(defender_dice="normal"))
+    assert normal.win == pytest.approx(295 / 1296 + 420 / 1296 * 15 / 36, abs=1e-12)
+    assert exact.block(2, 2, False).win > normal.win
+
+
+def test_with_a_least_commitment_of_3_it_flanks_with_blocks_of_3() -> None:
+    """AI6: the loophole's host option (a committed block or flank holds at least 3): the AI
+    reads it from the game's options and attacks with two flanks of 3, whose odds it takes
+    with the defender rolling 2 dice."""
+    state = make_state(
+        territories={"Alaska": ("alice", 10), "Kamchatka": ("bob", 2)},
+        rest="alice",
+        options=Options(min_commitment=3),
+    )
+    action = decide(hard(), state, "alice")
+    assert action == Attack(
+        "alice", target="Kamchatka", mode=FLANKING, flanks=(("Alaska", 3), ("Alaska", 3))
+    )
