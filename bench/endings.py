@@ -175,7 +175,11 @@ def _describe(action: Action) -> str:
     return " ".join(f"{k}={v}" for k, v in data.items())
 
 
-def play(seed: int, verbose: bool = False) -> Outcome:
+#: Called with (state before, action, state after, events) for every applied action (debugging).
+Watch = Callable[[GameState, Action, GameState, list], None]
+
+
+def play(seed: int, verbose: bool = False, watch: Watch | None = None) -> Outcome:
     table = table_for(seed)
     names = list(table.seats)
     kinds = dict(table.seats)
@@ -231,12 +235,14 @@ def play(seed: int, verbose: bool = False) -> Outcome:
                 action = disruption()
                 if action is not None:
                     try:
-                        after, _ = apply(state, action, game_dice(state))
+                        after, events = apply(state, action, game_dice(state))
                     except IllegalAction as error:
                         outcome.offered_refused.append(f"{_describe(action)}: {error}")
                         say(f"OFFERED BUT REFUSED {_describe(action)}: {error}")
                     else:
                         say(f"{_describe(action)}")
+                        if watch is not None:
+                            watch(state, action, after, events)
                         state = after
                         check(action)
                     continue
@@ -244,15 +250,17 @@ def play(seed: int, verbose: bool = False) -> Outcome:
             bot, rng = bot_for(actor)
             action = sample_action(state, actor, rng) if bot is None else decide(bot, state, actor)
             try:
-                after, _ = apply(state, action, game_dice(state))
+                after, events = apply(state, action, game_dice(state))
             except IllegalAction as error:
                 outcome.refusals.append(f"{kinds.get(actor, table.ai_level)} {_describe(action)}: "
                                         f"{error}")  # fmt: skip
                 say(f"REFUSED {_describe(action)}: {error}")
                 action = sample_action(state, actor, rng)
-                after, _ = apply(state, action, game_dice(state))
+                after, events = apply(state, action, game_dice(state))
             if verbose:
                 say(_describe(action))
+            if watch is not None:
+                watch(state, action, after, events)
             state = after
             check(action)
         outcome.ended = state.over
@@ -388,8 +396,9 @@ def main() -> None:
             print(result.exception)
         return
     seeds = list(range(args.seed, args.seed + args.games))
-    # The slowest kinds and the biggest tables first, so no worker is left with a long tail.
-    seeds.sort(key=lambda s: (-(2 + s % 5) * (1 if KINDS[(s // 5) % 5] == "random" else 3), s))
+    # The slowest games first (random tables play about three times the actions of the bots',
+    # big tables more than small ones), so no worker is left with a long tail at the end.
+    seeds.sort(key=lambda s: (-(2 + s % 5) * (3 if KINDS[(s // 5) % 5] == "random" else 1), s))
     start = time.perf_counter()
     results: list[Outcome] = []
     if args.jobs > 1:
