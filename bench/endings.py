@@ -109,7 +109,9 @@ class Outcome:
     refusals: list[str] = field(default_factory=list)
     offered_refused: list[str] = field(default_factory=list)
     violations: dict[str, str] = field(default_factory=dict)  # kind -> first sentence (+ where)
+    causes: dict[str, str] = field(default_factory=dict)  # kind -> the action and the moment
     exception: str | None = None
+    stall: str = ""  # an unended game: who holds the land at the bound
     disruptions: Counter[str] = field(default_factory=Counter)
 
 
@@ -154,6 +156,7 @@ def violation_kind(sentence: str, state: GameState) -> str:
     for seat_id in seats:
         text = re.sub(rf"\b{re.escape(seat_id)}\b", "<seat>", text)
     text = re.sub(r"\bS\d+\b", "<ship>", text)
+    text = re.sub(r"\w+:<territory>", "<station>", text)
     text = re.sub(r"[+-]?\d+", "N", text)
     text = re.sub(r"<territory>(, <territory>)+", "<territories>", text)
     text = re.sub(r"<ship>(, <ship>)+", "<ships>", text)
@@ -202,7 +205,7 @@ def play(seed: int, verbose: bool = False, watch: Watch | None = None) -> Outcom
             bots[actor] = None if level == "random" else StrategicBot(rngs[actor], level)
         return bots[actor], rngs[actor]
 
-    def check(action: Action) -> None:
+    def check(action: Action, before: GameState) -> None:
         for sentence in violations(state):
             key = violation_kind(sentence, state)
             if key not in outcome.violations:
@@ -210,6 +213,8 @@ def play(seed: int, verbose: bool = False, watch: Watch | None = None) -> Outcom
                     f"{sentence} (after action {state.actions}, round {state.round}: "
                     f"{_describe(action)})"
                 )
+                ended = ", game over" if state.over and not before.over else ""
+                outcome.causes[key] = f"{action.type} ({_moment(before)}{ended})"
                 say(f"VIOLATION {sentence}")
 
     def disruption() -> Action | None:
@@ -223,8 +228,7 @@ def play(seed: int, verbose: bool = False, watch: Watch | None = None) -> Outcom
                              if table.kind == "mixed" else table.kind)  # fmt: skip
         elif table_rng.random() < CONCEDE_SHARE:
             action = Concede(person)
-        where = "battle" if state.battle else "poker hand" if _in_hand(state) else "calm"
-        outcome.disruptions[f"{action.type} ({where})"] += 1
+        outcome.disruptions[f"{action.type} ({_moment(state)})"] += 1
         return action
 
     try:
@@ -243,8 +247,8 @@ def play(seed: int, verbose: bool = False, watch: Watch | None = None) -> Outcom
                         say(f"{_describe(action)}")
                         if watch is not None:
                             watch(state, action, after, events)
-                        state = after
-                        check(action)
+                        state, before = after, state
+                        check(action, before)
                     continue
             actor = pending_decisions(state)[0].player
             bot, rng = bot_for(actor)
@@ -261,10 +265,12 @@ def play(seed: int, verbose: bool = False, watch: Watch | None = None) -> Outcom
                 say(_describe(action))
             if watch is not None:
                 watch(state, action, after, events)
-            state = after
-            check(action)
+            state, before = after, state
+            check(action, before)
         outcome.ended = state.over
         outcome.how = _how(state) if state.over else "unended"
+        if not state.over:
+            outcome.stall = _stall(state)
     except Exception:
         outcome.exception = traceback.format_exc()
         outcome.how = "exception"
@@ -278,6 +284,26 @@ def play(seed: int, verbose: bool = False, watch: Watch | None = None) -> Outcom
         print(f"ships: {Counter(s.owner for s in state.ships.values())}")
         print(f"seats: {[(s.id, s.kind, s.player, s.alive) for s in state.seats]}")
     return outcome
+
+
+def _stall(state: GameState) -> str:
+    """Who holds the land in a game that did not end: players' territories, allies', ships."""
+    players = {s.id for s in state.seats if s.kind == "player" and s.alive}
+    held = Counter(h.owner for h in state.territories.values())
+    mine = sum(n for owner, n in held.items() if owner in players)
+    stacks = sorted((h.armies for h in state.territories.values()), reverse=True)
+    if not mine:
+        return (f"{len(held)} allied armies hold all {len(state.territories)} territories; "
+                f"the {len(players)} players are at sea")  # fmt: skip
+    return (f"players hold {mine} territories, allied armies {len(state.territories) - mine}; "
+            f"stacks up to {stacks[0]} armies")  # fmt: skip
+
+
+def _moment(state: GameState) -> str:
+    """Where the game stands: in a battle (its stage), in a poker hand, or calm."""
+    if state.battle is not None:
+        return f"{state.battle.kind} battle {state.battle.stage}"
+    return "poker hand" if _in_hand(state) else "calm"
 
 
 def _in_hand(state: GameState) -> bool:
@@ -317,8 +343,9 @@ def report(results: list[Outcome], wall: float, jobs: int, seed: int) -> None:
     print("How they ended: " + ", ".join(f"{k} {v}" for k, v in hows))
     unended = [r for r in results if not r.ended and r.exception is None]
     if unended:
-        listed = [f"{r.seed}: {r.players}p {r.kind}, {r.rounds}, {r.actions}" for r in unended]
-        print("Unended (seed: players kind, rounds, actions): " + "; ".join(listed[:30]))
+        print("Unended (seed: players kind, rounds, actions: who holds the land):")
+        for r in unended[:30]:
+            print(f"- {r.seed}: {r.players}p {r.kind}, {r.rounds}, {r.actions}: {r.stall}")
     print(f"\nRounds (median / p95 / max), ended games: {_spread([r.rounds for r in ended])}")
     print(f"Actions (median / p95 / max), ended games: {_spread([r.actions for r in ended])}")
     print(f"Seconds a game (median / p95 / max): "
@@ -341,8 +368,11 @@ def report(results: list[Outcome], wall: float, jobs: int, seed: int) -> None:
           f"games")  # fmt: skip
     for key, games in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
         first = games[0]
+        causes = Counter(r.causes[key] for r in games).most_common()
         print(f"- {len(games)} games, first seed {first.seed} ({first.players}p {first.kind}): "
-              f"{key}\n    e.g. {first.violations[key]}")  # fmt: skip
+              f"{key}\n    e.g. {first.violations[key]}\n    seeds: "
+              f"{' '.join(str(r.seed) for r in games[:12])}{' ...' if len(games) > 12 else ''}"
+              f"\n    first seen after: {'; '.join(f'{c} x{n}' for c, n in causes)}")  # fmt: skip
     refusals = [(r.seed, text) for r in results for text in r.refusals]
     print(f"\nBot actions refused by apply: {len(refusals)} "
           f"(in {sum(bool(r.refusals) for r in results)} games)")  # fmt: skip
