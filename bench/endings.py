@@ -149,14 +149,15 @@ def violation_kind(sentence: str, state: GameState) -> str:
     so the same broken invariant found in many games counts once."""
     text = re.sub(r"\[[^\]]*\]", "[...]", sentence)
     text = re.sub(r"'[^']*'", "<card>", text)
-    names = sorted(load_map(state.options.map).territories, key=len, reverse=True)
-    for name in names:
+    bmap = load_map(state.options.map)
+    for station in sorted(bmap.stations, key=len, reverse=True):
+        text = text.replace(station, "<station>")
+    for name in sorted(bmap.territories, key=len, reverse=True):
         text = text.replace(name, "<territory>")
     seats = sorted((s.id for s in state.seats), key=len, reverse=True)
     for seat_id in seats:
         text = re.sub(rf"\b{re.escape(seat_id)}\b", "<seat>", text)
     text = re.sub(r"\bS\d+\b", "<ship>", text)
-    text = re.sub(r"\w+:<territory>", "<station>", text)
     text = re.sub(r"[+-]?\d+", "N", text)
     text = re.sub(r"<territory>(, <territory>)+", "<territories>", text)
     text = re.sub(r"<ship>(, <ship>)+", "<ships>", text)
