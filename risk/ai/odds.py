@@ -32,8 +32,28 @@ from functools import lru_cache
 from combat.risk_dice import battle_odds, roll_odds
 from risk.rules.state import AS_NORMAL, Options
 
-#: Armies a side beyond which the odds are taken as at this size (they are ~0 or ~1 by then).
+#: The largest side the odds are worked out at. A larger battle is shrunk in proportion (both
+#: sides by the same factor, its losses scaled back up): what decides a big battle is the ratio,
+#: and clipping each side alone made 1,981 against 171 look like 150 against 150, so a bot with
+#: a huge stack never attacked (a stalled game).
 CAP = 150
+
+
+def _scaled(attackers: int, defenders: int) -> tuple[int, int, float]:
+    """(attackers, defenders) shrunk to at most ``CAP`` a side in proportion, and the factor
+    that scales the expected losses back."""
+    big = max(attackers, defenders)
+    if big <= CAP:
+        return attackers, defenders, 1.0
+    shrink = CAP / big
+    return max(1, round(attackers * shrink)), max(1, round(defenders * shrink)), big / CAP
+
+
+def _grown_back(odds: Odds, factor: float) -> Odds:
+    if factor == 1.0:
+        return odds
+    return Odds(odds.win, odds.attacker_losses * factor, odds.defender_losses * factor,
+                odds.captures * factor)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -53,8 +73,12 @@ def normal(attackers: int, defenders: int) -> Odds:
         return Odds(1.0, 0.0, 0.0)
     if attackers <= 0:
         return Odds(0.0, 0.0, 0.0)
-    odds = battle_odds(min(attackers, CAP), min(defenders, CAP), mode="normal")
-    return Odds(odds.attacker_wins, odds.expected_attacker_losses, odds.expected_defender_losses)
+    a, d, factor = _scaled(attackers, defenders)
+    odds = battle_odds(a, d, mode="normal")
+    return _grown_back(
+        Odds(odds.attacker_wins, odds.expected_attacker_losses, odds.expected_defender_losses),
+        factor,
+    )
 
 
 def _shape(options: Options | None) -> tuple[int, str]:
@@ -86,14 +110,17 @@ def _naval(attackers: int, defenders: int, committed: bool, block: int, rule: st
         return Odds(1.0, 0.0, 0.0)
     if attackers <= 0:
         return Odds(0.0, 0.0, 0.0)
-    a, d = min(attackers, CAP), min(defenders, CAP)
+    a, d, factor = _scaled(attackers, defenders)
     if committed and a >= block:
         odds = battle_odds(
             block, d, mode="committed", reserves=a - block, naval=True, defender_dice=rule
         )
     else:
         odds = battle_odds(a, d, mode="normal", naval=True)
-    return Odds(odds.attacker_wins, odds.expected_attacker_losses, odds.expected_defender_losses)
+    return _grown_back(
+        Odds(odds.attacker_wins, odds.expected_attacker_losses, odds.expected_defender_losses),
+        factor,
+    )
 
 
 @lru_cache(maxsize=64)
@@ -126,7 +153,11 @@ def block(available: int, defenders: int, flanking: bool, options: Options | Non
     """A refilled block of 2 (``flanking``: two flanks of 2) with ``available`` armies in all
     (block and reserves) against ``defenders``; exact for the model in the module docstring.
     ``options``: the game's, whose ``min_commitment`` and ``defender_dice`` shape the rolls."""
-    a, d = max(0, min(available, CAP)), max(0, min(defenders, CAP))
+    a, d, factor = _scaled(max(0, available), max(0, defenders))
+    return _grown_back(_block(a, d, flanking, options), factor)
+
+
+def _block(a: int, d: int, flanking: bool, options: Options | None) -> Odds:
     least, rule = _shape(options)
     if (least, rule) != (2, "commitment"):
         key = (flanking, least, rule)

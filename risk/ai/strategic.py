@@ -172,6 +172,9 @@ PIRATE_SHIP = 8.0
 LANDFALL = 15.0
 #: Boat lengths a cruise is started for: 2d6 reaches 5 or more 5 times in 6 (AI9).
 CRUISE_REACH = 5
+#: A stack this many times the defenders counts its losses in proportion (``_score``).
+OVERWHELMING = 4
+
 #: Armies a factory adds each turn (rule text: a factory's 2 armies), over the turns it counts.
 FACTORY_TURNS = 4
 
@@ -504,7 +507,7 @@ class _Turn:
         holding = self.state.territories[target]
         d = holding.armies + self._mobilization_margin(holding.owner)
         odds = self.block(available, d, flanking)
-        score = self._score(target, odds, took)
+        score = self._score(target, odds, took, available)
         if depth == 0 and self.p.lookahead:
             score += 0.5 * odds.win * self._follow_up(target, available - odds.attacker_losses)
         return score
@@ -533,13 +536,21 @@ class _Turn:
         cards = len(self.state.seat(owner).risk_cards)
         return 1 if cards else 0
 
-    def _score(self, target: str, odds: exact.Odds, took: bool) -> float:
+    def _score(self, target: str, odds: exact.Odds, took: bool, available: int = 0) -> float:
+        """The attack's worth: the conquest at its chance, less own losses, plus enemy losses.
+        Own losses count less for a stack over ``OVERWHELMING`` times the defenders: a normal
+        attack trades about one army for one, so a bounded conquest value never paid for a
+        large defender, and a player with 1,982 armies beside 171 never attacked (a game that
+        never ended); such a stack loses a small share of itself and wins the war of attrition."""
         side = self.side
         owner = self.state.territories[target].owner
         value = side.conquest_value(target, took_territory=took)
         if self.state.territories[target].factory:
             value += 2.0 * FACTORY_TURNS - 3.0  # its 2 armies a turn change sides (AI8)
         losses, captures = odds.attacker_losses, odds.captures
+        defenders = self.state.territories[target].armies
+        if available > OVERWHELMING * defenders:
+            losses *= OVERWHELMING * defenders / available
         if side.allied_turn:  # AI5: the ally's armies are the ally's
             if owner == self.leader:
                 value += 3.0  # the leader hurt is the whole point of playing an ally
@@ -652,7 +663,7 @@ class _Turn:
                     )
         best: AttackPlan | None = None
         for mode, flanks, odds, available in options:
-            score = self._score(target, odds, took)
+            score = self._score(target, odds, took, available)
             ships = [src for src, _ in flanks if src in self.state.ships]
             if ships and mode != NORMAL:  # a committed landing that fails sinks the ship
                 score -= (1 - odds.win) * SHIP_VALUE
@@ -880,7 +891,7 @@ class _Turn:
                 continue  # patrolled (RULES.md H7)
             d = self.state.territories[target].armies + self._mobilization_margin(owner)
             o = self.block(crew, d, crew >= 2 * self.min_commitment)
-            score = self._score(target, o, took) - (1 - o.win) * SHIP_VALUE
+            score = self._score(target, o, took, crew) - (1 - o.win) * SHIP_VALUE
             if landless:
                 score += o.win * LANDFALL
             if o.win >= least and score > best[1]:

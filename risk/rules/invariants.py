@@ -35,7 +35,7 @@ from collections import Counter
 from combat.poker.cards import DECK as POKER_DECK
 from risk.rules.board_map import load_map
 from risk.rules.engine import pending_decisions
-from risk.rules.state import PLAYER, ROUND_LIMIT, WILD, WON, GameState
+from risk.rules.state import DOMINATION, PLAYER, ROUND_LIMIT, WILD, WON, GameState
 
 __all__ = ["violations"]
 
@@ -231,9 +231,20 @@ def _progress(state: GameState) -> list[str]:
         left = players[0] if players else "nobody"
         found.append(f"the game is not over with one player or none left ({left})")
     owner = _sole_owner(state)
-    if owner is not None and owner in players:
+    if owner is not None and owner in players and _domination_ends(state):
         found.append(f"the game is not over though player {owner} holds every territory")
     return found
+
+
+def _domination_ends(state: GameState) -> bool:
+    """Holding every territory ends the game: the option, or any game of rule revision 1
+    (RULES.md J5)."""
+    return state.options.win == DOMINATION or state.options.revision < 2
+
+
+def _stalemate(state: GameState, active: list[str]) -> bool:
+    """No live player holds land, so the landless rule ended the game (RULES.md J10)."""
+    return state.options.pirate_turns is not None and not any(state.owned(p) for p in active)
 
 
 def _finished(state: GameState) -> list[str]:
@@ -255,13 +266,13 @@ def _finished(state: GameState) -> list[str]:
             found.append(f"the winner {winner} is not a player seat")
         elif not (
             active == [winner]
-            or _sole_owner(state) == winner
-            or (after_limit and state.ranking[:1] == [winner])
+            or (_sole_owner(state) == winner and _domination_ends(state))
+            or ((after_limit or _stalemate(state, active)) and state.ranking[:1] == [winner])
         ):
             found.append(
                 f"the winner {winner} is neither the last player standing (left: "
-                f"{', '.join(active) or 'nobody'}), nor holds every territory, nor heads the "
-                "ranking after the round limit"
+                f"{', '.join(active) or 'nobody'}), nor holds every territory where that wins, "
+                "nor heads the ranking after the round limit or a stalemate"
             )
     else:
         drawn = bool(active) and set(active) <= set(state.draw_votes)

@@ -249,9 +249,15 @@ def test_a_game_with_one_player_left_should_have_ended() -> None:
     assert violations(state) == ["the game is not over with one player or none left (alice)"]
 
 
-def test_a_player_holding_every_territory_should_have_won() -> None:
-    """RULES.md J5: "a player holding every territory wins at once even while pirates sail on"."""
+def test_a_player_holding_every_territory_should_have_won_where_that_wins() -> None:
+    """RULES.md J5: with ``win="domination"`` (and in every game of revision 1) "a player
+    holding every territory wins at once even while pirates sail on"; by default (last player
+    standing) the pirate sails on."""
     state = sound(territories={}, ships={"S1": ("alice", "Pacific:Alaska", 2)})
+    assert violations(state) == []
+    state.options = replace(state.options, win="domination")
+    assert violations(state) == ["the game is not over though player bob holds every territory"]
+    state.options = replace(state.options, win="last-standing", revision=1)
     assert violations(state) == ["the game is not over though player bob holds every territory"]
 
 
@@ -282,7 +288,8 @@ def test_the_winner_is_the_last_player_standing() -> None:
     state.seat("carol").alive = False
     assert violations(state) == [
         "the winner alice is neither the last player standing (left: alice, bob), nor holds "
-        "every territory, nor heads the ranking after the round limit"
+        "every territory where that wins, nor heads the ranking after the round limit or a "
+        "stalemate"
     ]
     state.seat("bob").kind, state.seat("bob").player = "allied", None  # bob left: alice won
     state.ranking = ["alice", "carol"]
@@ -297,7 +304,8 @@ def test_after_a_round_limit_the_ranking_decides() -> None:
     state.round = 5  # the limit was not reached: nothing explains bob's win
     assert violations(state) == [
         "the winner bob is neither the last player standing (left: alice, bob), nor holds "
-        "every territory, nor heads the ranking after the round limit"
+        "every territory where that wins, nor heads the ranking after the round limit or a "
+        "stalemate"
     ]
 
 
@@ -308,3 +316,19 @@ def test_no_winner_only_in_an_agreed_draw_or_with_nobody_left() -> None:
     ]
     state.draw_votes = ["bob", "alice"]
     assert violations(state) == []
+
+
+def test_a_stalemate_is_won_by_the_head_of_the_ranking() -> None:
+    """RULES.md J10: when no live player holds land, the game ends as a stalemate ranked like
+    the round limit, and the first of that ranking wins; with land in a player's hands the
+    same result is unexplained."""
+    ships = {"S1": ("alice", "Pacific:Alaska", 3), "S2": ("bob", "Atlantic:Iceland", 1)}
+    state = over(sound(territories={}, rest="green", allies=("green",), ships=ships), "alice",
+                 ["alice", "bob"])  # fmt: skip
+    assert violations(state) == []
+    state.territories["Alaska"].owner = "bob"
+    assert violations(state) == [
+        "the winner alice is neither the last player standing (left: alice, bob), nor holds "
+        "every territory where that wins, nor heads the ranking after the round limit or a "
+        "stalemate"
+    ]
