@@ -11,8 +11,11 @@ plays ``--seed``, ``--seed + 1``, ... ``--seed + --games - 1``) is fixed by its 
   every 25 consecutive seeds play each kind at each player count once;
 - the options, drawn from the legal ``Options``: the win condition (last player standing,
   domination, or a round limit of 3 to 40 rounds), ``reveal_once``, ``reveal_needs_cut``,
-  ``ally_defender``, ``ally_cards``, ``red_queens_high``, and now and then ``revision=1`` (the
-  readings stored games are replayed by).
+  ``ally_defender``, ``ally_cards``, ``red_queens_high``, the loophole options
+  ``min_commitment`` (2-4) and ``defender_dice``, and ``pirate_turns`` (5, 10 or 20; off, the
+  old dead end, is not soaked: with it a game whose land is all allied may not end). Every game
+  plays by the newest rule revision, as every new game does (revision 1 is only for replaying
+  stored games, tested in tests/risk/test_upcast.py and by ``verify_game``).
 
 A bot decides through ``risk.rules.bots.decide`` (the redacted state), as ``bench/ai_strength.py``
 and the server do; a random seat through ``sample_action`` on the real state. Now and then a
@@ -65,6 +68,8 @@ from risk.rules.bots import Bot, decide  # noqa: E402
 from risk.rules.invariants import violations  # noqa: E402
 from risk.rules.state import (  # noqa: E402
     AI,
+    AS_NORMAL,
+    BY_COMMITMENT,
     ALLY_OWN,
     DECLARER_ONLY,
     DOMINATION,
@@ -139,7 +144,9 @@ def table_for(seed: int) -> Table:
         ally_defender=rng.choice((NEXT_PLAYER, AI)),
         ally_cards=rng.choice((ALLY_OWN, DECLARER_ONLY)),
         reveal_once=rng.random() < 0.5,
-        revision=1 if rng.random() < 0.1 else 2,
+        min_commitment=rng.choice((2, 2, 3, 4)),
+        defender_dice=rng.choice((BY_COMMITMENT, BY_COMMITMENT, AS_NORMAL)),
+        pirate_turns=rng.choice((5, 10, 10, 20)),
     )
     return Table(seed, players, kind, kinds, ai_level, options)
 

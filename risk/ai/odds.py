@@ -29,8 +29,12 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
-from combat.risk_dice import battle_odds, roll_odds
+from combat.risk_dice import MAX_COMMITMENT, battle_odds, roll_odds
 from risk.rules.state import AS_NORMAL, Options
+
+#: The most dice a committed block rolls at once (``combat.risk_dice``); a larger commitment is
+#: taken at this size.
+MAX_BLOCK = MAX_COMMITMENT
 
 #: The largest side the odds are worked out at. A larger battle is shrunk in proportion (both
 #: sides by the same factor, its losses scaled back up): what decides a big battle is the ratio,
@@ -101,7 +105,8 @@ def naval(
     crew rolls one die an army against one fewer, which with 3 or more aboard beats a normal
     attack, whose total defeats end in the sink roll more often (RULES.md H11, AI6)."""
     least, rule = _shape(options)
-    return _naval(attackers, defenders, committed, max(least, commitment or least), rule)
+    block = min(max(least, commitment or least), MAX_BLOCK)
+    return _naval(attackers, defenders, committed, block, rule)
 
 
 @lru_cache(maxsize=65536)

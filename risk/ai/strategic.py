@@ -172,6 +172,9 @@ PIRATE_SHIP = 8.0
 LANDFALL = 15.0
 #: Boat lengths a cruise is started for: 2d6 reaches 5 or more 5 times in 6 (AI9).
 CRUISE_REACH = 5
+#: Commitments a naval attack is scored at, besides the whole crew (``_naval_tries``).
+TRIED_BLOCKS = 8
+
 #: A stack this many times the defenders counts its losses in proportion (``_score``).
 OVERWHELMING = 4
 
@@ -820,13 +823,18 @@ class _Turn:
         self, crew: int, defenders: int, modes: dict[str, Any]
     ) -> list[tuple[str, int, exact.Odds]]:
         """(mode, armies, odds) of each way one ship with ``crew`` may attack: normal (all
-        aboard fight), committed with every commitment the mode allows (AI6)."""
+        aboard fight), committed with each commitment the mode allows up to ``TRIED_BLOCKS``
+        and the whole crew (AI6; a crew of 1,389 is not tried 1,388 ways, and a committed roll
+        has at most ``exact.MAX_BLOCK`` dice)."""
         tries: list[tuple[str, int, exact.Odds]] = []
         if NORMAL in modes:
             tries.append((NORMAL, 0, exact.naval(crew, defenders, False, self.state.options)))
         if COMMITTED in modes:
             least = max(2, int(modes[COMMITTED].get("min_armies") or 2))
-            for c in range(least, crew + 1):
+            whole = min(crew, exact.MAX_BLOCK)
+            for c in sorted({*range(least, min(whole, TRIED_BLOCKS) + 1), whole} - {1}):
+                if c < least:
+                    continue
                 tries.append(
                     (COMMITTED, c, exact.naval(crew, defenders, True, self.state.options, c))
                 )
