@@ -68,9 +68,9 @@ from risk.rules.bots import Bot, decide  # noqa: E402
 from risk.rules.invariants import violations  # noqa: E402
 from risk.rules.state import (  # noqa: E402
     AI,
+    ALLY_OWN,
     AS_NORMAL,
     BY_COMMITMENT,
-    ALLY_OWN,
     DECLARER_ONLY,
     DOMINATION,
     LAST_STANDING,
