@@ -95,6 +95,24 @@ def test_a_neutral_creator_refereeing_is_accepted_by_each_side_joining(alice, bo
     assert [e.data.get("accepts_referee") for e in joined] == ["carol", "carol"]
 
 
+def test_a_rated_room_tournament_creator_referees_and_cannot_enter(staff, alice):
+    """Its rooms are refereed by its creator (``room_create_seated``), so the creator plays in
+    none: refused at entry, not at pairing."""
+    from games.services.tournaments import setup as tournaments
+    from tests.games.test_tournaments_api import CHESS_CUP
+
+    cup = tournaments.tournament_create(actor=staff, **CHESS_CUP)
+    assert cup.rated
+    with pytest.raises(ConflictError) as refused:
+        tournaments.register(tournament_id=cup.pk, user=staff)
+    assert refused.value.code == "referee_plays"
+    tournaments.register(tournament_id=cup.pk, user=alice)  # anyone else enters
+    with pytest.raises(ConflictError) as seated:
+        setup.room_create_seated(creator=staff, players=[staff, alice], name="t", system="wif",
+                                 sides=["Axis", "Allies"])  # fmt: skip
+    assert seated.value.code == "referee_plays"
+
+
 # --- a battle is re-rolled at most once -----------------------------------------------------------
 
 
