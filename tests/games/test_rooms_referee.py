@@ -18,6 +18,7 @@ from rest_framework.test import APIClient
 from config.exceptions import ApplicationError, ConflictError, ForbiddenError
 from games.models import Room, RoomEntry
 from games.services.rooms import journal, setup
+from games.services.rooms.verify import room_verify
 from tests.games.conftest import make_user
 
 
@@ -193,6 +194,10 @@ def test_a_staff_review_applies_a_playing_referees_void(self_refereed, alice, bo
     with pytest.raises(ConflictError) as again:
         journal.rule(room_id=room.pk, user=alice, entry=reroll.number, decision="voided")
     assert again.value.code == "rerolled_once"
+    for user in (alice, bob):  # the room ends; its dice check out, the re-roll included
+        journal.agree_result(room_id=room.pk, user=user, winners=["Allies"])
+    report = room_verify(Room.objects.get(pk=room.pk))
+    assert (report.ok, report.battles) == (True, 2)
 
 
 def test_upheld_needs_nobody_and_only_a_proposal_is_reviewed(self_refereed, alice, bob):
