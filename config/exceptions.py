@@ -124,8 +124,13 @@ def error_body(
     allowed: Sequence[str] | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
-    """The one error body: ``error``, ``message``, ``field``, ``allowed``, then any ``extra``."""
+    """The one error body: ``error``, ``message``, ``field``, ``allowed``, then any ``extra``.
+
+    ``field`` is a name, ``body`` or null, never ``""`` (the schema says so): a body's empty key
+    (``{"": 1}``) is the body's fault, and is said as ``body``."""
     _check_extra(extra)
+    if field == "":
+        field = BODY
     body: dict[str, Any] = {
         "error": code,
         "message": message,

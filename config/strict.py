@@ -62,8 +62,9 @@ class ClosedSerializer(serializers.Serializer):
 
     def unknown_fields(self, unknown: list[str]) -> ApplicationError:
         """The refusal of the keys ``unknown`` (sorted); a body may word its own."""
+        message = "unknown field" if unknown[0] else "unknown field: an empty key"
         return ApplicationError(
-            "unknown field", field=unknown[0], allowed=sorted(self.fields), code="unknown_field"
+            message, field=unknown[0], allowed=sorted(self.fields), code="unknown_field"
         )
 
 

@@ -171,6 +171,21 @@ async def _too_large(scope: Scope, send: Send, limit: int) -> None:
 ID_MAX = 10**18 - 1
 
 
+class UsernameConverter:
+    """``<username:name>``: a username in a URL -- any text without ``/`` or a NUL byte. No
+    username holds a NUL (the sign-up validator allows letters, digits and ``@.+-_``), and
+    PostgreSQL refuses one in any query, so ``/players/%00`` is the 404 of a path no route
+    matches, never a query that fails with a 500."""
+
+    regex = "[^/\x00]+"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
 class IdConverter:
     """``<id:name>``: a row id in a URL, 1 to 18 digits (any 18-digit number fits 64 bits)."""
 

@@ -182,21 +182,25 @@ class LeaderboardView(TemplateView):
 
 class PlayerView(TemplateView):
     """``/players/<username>``: a player's ratings per kind, each with its history drawn as an
-    inline SVG line (``frontend.rating_chart``, no script), and the rated results listed."""
+    inline SVG line (``frontend.rating_chart``, no script), and the rated results listed (a
+    private game's or room's only to its players and staff: ``rating_board``)."""
 
     template_name = "frontend/player.html"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         try:
-            found = rating_board.player_ratings(kwargs["username"])
+            found = rating_board.player_ratings(kwargs["username"], self.request.user)
         except NotFoundError as exc:
             raise Http404("no such player") from exc
         labels = dict(Rating.Kind.choices)
         sections = []
         for rating in found["ratings"]:
             changes = [c for c in found["history"] if c["kind"] == rating["kind"]]
-            values = [changes[0]["rating_before"]] + [c["rating_after"] for c in changes]
+            # No result the viewer may see (all private): the current rating, flat.
+            values = [rating["rating"]]
+            if changes:
+                values = [changes[0]["rating_before"]] + [c["rating_after"] for c in changes]
             sections.append(
                 {"label": labels[rating["kind"]], "rating": rating, "changes": changes,
                  "chart": history_chart(values)}

@@ -8,8 +8,9 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.urls import register_converter
 
-        from config.web_errors import IdConverter
+        from config.web_errors import IdConverter, UsernameConverter
         from games import signals  # noqa: F401  (connects the receivers)
 
         # ``<id:game_id>`` in the HTTP and websocket routes, registered before any is imported.
         register_converter(IdConverter, "id")
+        register_converter(UsernameConverter, "username")

@@ -75,7 +75,6 @@ longer than that should send a ``ping`` about once a minute) and removed on disc
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 import uuid
@@ -88,6 +87,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from rest_framework import exceptions as drf_exceptions
 
+from config import parsers
 from config.exceptions import (
     BODY,
     ApplicationError,
@@ -127,6 +127,11 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.channel_layer is not None and hasattr(self, "group_name"):
             await self.channel_layer.group_discard(self.group_name, self.channel_name)
+
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
+        """Depth-limited, as every JSON body (``TooDeep`` is a ``ValueError``: see receive)."""
+        return parsers.loads(text_data)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict) or content.get("type") != "ping":
@@ -275,13 +280,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.send_exception(drf_exceptions.ParseError("send JSON as text frames"))
             return
         try:
-            content = json.loads(text_data)
+            content = parsers.loads(text_data)  # depth-limited, as every JSON body
         except ValueError as exc:
             await self.send_exception(drf_exceptions.ParseError(f"not valid JSON: {exc}"))
-            return
-        except RecursionError:  # issue 15: 100,000 levels of [[[[ must not cost the socket
-            too_deep = drf_exceptions.ParseError("not valid JSON: nested too deeply")
-            await self.send_exception(too_deep)
             return
         await self.receive_json(content)
 
@@ -299,6 +300,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             if kind is None:
                 raise ApplicationError(
                     "every message has a 'type'", code="required", field="type",
+                    allowed=MESSAGE_TYPES,
+                )  # fmt: skip
+            if not isinstance(kind, str):  # a list or an object is no key of the table below
+                raise ApplicationError(
+                    "a message's 'type' is a string", code="invalid", field="type",
                     allowed=MESSAGE_TYPES,
                 )  # fmt: skip
             handler = {

@@ -11,11 +11,11 @@ anything else gets ``{"type": "error", "status": 400, ...}``.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from config import parsers
 from config.exceptions import error_body
 from games.services.lobby_feed import LOBBY_GROUP
 
@@ -35,8 +35,8 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
     ) -> None:
         """Only pings are expected; a bad frame gets an error, never a dropped socket."""
         try:
-            content = json.loads(text_data or "")
-        except (ValueError, RecursionError):
+            content = parsers.loads(text_data or "")  # depth-limited, as every JSON body
+        except ValueError:
             await self.send_error("not valid JSON", "body")
             return
         if isinstance(content, dict) and content.get("type") == "ping":

@@ -158,7 +158,12 @@ def fuzz_setup(wsgi_db, settings) -> dict[str, Any]:
         client_seed="",
     ).battle
     room = room_create(
-        creator=user, name="fuzz", system="wif", sides=["Axis", "Allies"], side="Axis"
+        creator=user,
+        name="fuzz",
+        system="wif",
+        sides=["Axis", "Allies"],
+        side="Axis",
+        rated=False,  # its creator referees it and plays: a rated room's referee plays none
     )
     tournament = _running_tournament()
     return {

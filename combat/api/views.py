@@ -16,7 +16,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -37,6 +36,7 @@ from combat.axis_allies.odds import estimated_work
 from combat.selectors import aa_battle_get
 from combat.services import aa_battle_close, aa_battle_create
 from config.exceptions import ErrorSerializer
+from config.parsers import JSONParser
 
 TAGS = ["combat: Axis & Allies"]
 BAD_INPUT = OpenApiResponse(

@@ -27,7 +27,6 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -35,6 +34,7 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from config.exceptions import ApplicationError, ErrorSerializer
+from config.parsers import JSONParser
 from config.strict import ClosedSerializer, StrictBooleanField, StrictCharField
 from games.api.throttles import LoginThrottle, RegisterThrottle
 from games.services.accounts import (

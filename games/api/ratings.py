@@ -50,7 +50,11 @@ class ChangeOut(serializers.Serializer):
 class PlayerRatingsOut(serializers.Serializer):
     username = serializers.CharField()
     ratings = RatingOut(many=True)
-    history = ChangeOut(many=True, help_text="Every rated result, oldest first.")
+    history = ChangeOut(
+        many=True,
+        help_text="Every rated result the caller may see, oldest first (a private game's or "
+        "room's only to its players and staff).",
+    )
 
 
 class LeaderboardApi(APIView):
@@ -85,9 +89,10 @@ class PlayerRatingsApi(APIView):
     @extend_schema(
         summary="A player's ratings per kind and their history",
         operation_id="player_ratings",
-        description="404 not_found for no such (active) user.",
+        description="404 not_found for no such (active) user. The history lists a private "
+        "game's or room's result only to its players, the player themselves and staff.",
         parameters=[OpenApiParameter("username", str, OpenApiParameter.PATH)],
         responses={200: PlayerRatingsOut, 404: ErrorSerializer},
     )
     def get(self, request: Request, username: str) -> Response:
-        return Response(rating_board.player_ratings(username))
+        return Response(rating_board.player_ratings(username, request.user))

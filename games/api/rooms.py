@@ -57,6 +57,8 @@ POST_KINDS = (
     "decide_result",
     "end_turn",
     "vacation",
+    "accept_ruling",
+    "reject_ruling",
 )
 
 
@@ -204,7 +206,8 @@ class RoomListApi(APIView):
         summary="Create a room; its seed commitment is published in entry #1",
         operation_id="rooms_create",
         description="400 invalid, naming the field (system, rules, edition, sides.<n>, side, "
-        "referee: not_staff when the referee is not a staff user).",
+        "referee: not_staff when the referee is not a staff user; side: referee_plays when "
+        "the creator would referee a rated room and play a side in it).",
         request=RoomCreateInput,
         responses={201: RoomDetailOut, **ERRORS, 429: ErrorSerializer},
     )
@@ -247,7 +250,8 @@ class RoomJoinApi(APIView):
         summary="Play a free side; the room starts when every side is taken",
         operation_id="rooms_join",
         description="400 invalid (side: not one of the room's); 409 not_open, already_seated, "
-        "side_taken. " + NOT_FOUND,
+        "side_taken, referee_plays (the referee of a rated room plays no side). Joining "
+        "accepts the room's referee (said in the join entry). " + NOT_FOUND,
         parameters=[ROOM_ID],
         request=RoomJoinInput,
         responses={200: RoomDetailOut, **ERRORS, 429: ErrorSerializer},
@@ -310,7 +314,8 @@ class RoomPostApi(APIView):
             help_text=(
                 "note (text), battle (notation or arguments), challenge (entry, text), ruling "
                 "(entry, decision, text), agree_result and decide_result (winners, text), end_turn "
-                "(text optional), vacation (days)."
+                "(text optional), vacation (days), accept_ruling and reject_ruling (entry: a "
+                "playing referee's proposed ruling; text optional)."
             ),
         )
         text = StrictCharField(
@@ -342,10 +347,15 @@ class RoomPostApi(APIView):
         operation_id="rooms_post",
         description=(
             "201 with the entries written (a battle: its request and its result; a voiding "
-            "ruling: the ruling and the re-roll). 400 required/invalid naming the field, "
+            "ruling: the ruling and the re-roll). A referee who plays a side (unrated rooms "
+            "only) proposes the rulings that change a result (voided, corrected, "
+            "decide_result): they take effect when every other side accepts them "
+            "(accept_ruling) or a staff user does; reject_ruling drops one. "
+            "400 required/invalid naming the field, "
             "invalid_notation, invalid_input (arguments.<key>), no_entry, not_a_battle, "
-            "not_enough_vacation; 403 not_a_side, not_referee; 409 not_running, "
-            "not_your_turn, already_ruled, already_voided, on_vacation. " + NOT_FOUND
+            "not_enough_vacation, not_pending; 403 not_a_side, not_referee, not_other_side; "
+            "409 not_running, not_your_turn, already_ruled, already_voided, rerolled_once, "
+            "ruling_pending, settled, already_accepted, on_vacation. " + NOT_FOUND
         ),
         parameters=[ROOM_ID],
         request=RoomEntryInput,
@@ -383,6 +393,10 @@ def _post(room_id: int, user: Any, data: dict[str, Any]) -> list[RoomEntry]:
         return journal.agree_result(**common, winners=_need(data, "winners"), text=data["text"])
     if kind == "decide_result":
         return [journal.decide_result(**common, winners=_need(data, "winners"), text=data["text"])]
+    if kind in ("accept_ruling", "reject_ruling"):
+        return journal.review_ruling(
+            **common, entry=_need(data, "entry"), accept=kind == "accept_ruling", text=data["text"]
+        )
     if kind == "end_turn":
         return [journal.end_turn(**common, text=data["text"])]
     return [journal.declare_vacation(**common, days=_need(data, "days"))]

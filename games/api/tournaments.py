@@ -424,7 +424,8 @@ class RegisterApi(APIView):
         summary="Enter the tournament (during registration, or as a late entry)",
         operation_id="tournaments_register",
         description="201 with the tournament. 400 reserved_username; 409 already_entered, "
-        "registration_not_open, registration_closed, full. " + NOT_FOUND,
+        "registration_not_open, registration_closed, full, referee_plays (the creator of a "
+        "rated room tournament referees its rooms). " + NOT_FOUND,
         parameters=[TOURNAMENT_ID],
         request=None,
         responses={201: TournamentDetailOut, **ERRORS, 429: ErrorSerializer},

@@ -24,7 +24,9 @@ urlpatterns = [
     path("games/<id:game_id>/hint", games.HintApi.as_view(), name="game-hint"),
     path("ratings", ratings.LeaderboardApi.as_view(), name="ratings"),
     path(
-        "players/<str:username>/ratings", ratings.PlayerRatingsApi.as_view(), name="player-ratings"
+        "players/<username:username>/ratings",
+        ratings.PlayerRatingsApi.as_view(),
+        name="player-ratings",
     ),
     path("rooms", rooms.RoomListApi.as_view(), name="rooms"),
     path("rooms/<id:room_id>", rooms.RoomDetailApi.as_view(), name="room"),
@@ -69,12 +71,12 @@ urlpatterns = [
         name="tournament-cancel",
     ),
     path(
-        "tournaments/<id:tournament_id>/entrants/<str:username>/remove",
+        "tournaments/<id:tournament_id>/entrants/<username:username>/remove",
         tournaments.EntrantRemoveApi.as_view(),
         name="tournament-entrant-remove",
     ),
     path(
-        "tournaments/<id:tournament_id>/entrants/<str:username>/stand-in",
+        "tournaments/<id:tournament_id>/entrants/<username:username>/stand-in",
         tournaments.StandInApi.as_view(),
         name="tournament-stand-in",
     ),

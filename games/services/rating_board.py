@@ -5,6 +5,11 @@ OpenSkill (``fast_risk_multi``) by its conservative ordinal ``mu - 3 sigma`` (th
 own ``ordinal``), so a lucky first game does not top the board. Provisional ratings are listed
 and marked (lichess hides them from its boards; with few players here an empty board helps
 nobody).
+
+A player's history lists a private game's or room's rating change only to that game's players
+(a seat in any state) or room's sides, to the player themselves, and to staff: to anyone else
+the game answers 404, and its date and rating change must not tell them it exists. The current
+rating per kind (and its count of results) stays public, as on the leaderboard.
 """
 
 from __future__ import annotations
@@ -12,10 +17,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import ExpressionWrapper, F, FloatField
+from django.db.models import Exists, ExpressionWrapper, F, FloatField, OuterRef, Q, QuerySet
 
 from config.exceptions import ApplicationError, NotFoundError
-from games.models import Rating, RatingChange
+from games.models import Rating, RatingChange, RoomSide, Seat
 from games.services.ratings import GLICKO_KINDS, is_provisional
 
 #: The most rows a leaderboard shows.
@@ -43,13 +48,14 @@ def leaderboard(kind: str, limit: int = LEADERBOARD_SIZE) -> list[dict[str, Any]
     return [{"rank": i + 1, **_rating(r)} for i, r in enumerate(rows)]
 
 
-def player_ratings(username: str) -> dict[str, Any]:
-    """A player's rating per kind and their history (oldest first); 404 for no such user."""
+def player_ratings(username: str, viewer: Any = None) -> dict[str, Any]:
+    """A player's rating per kind and their history (oldest first) as ``viewer`` may see it
+    (the module's rule; None: a visitor); 404 for no such user."""
     user = get_user_model().objects.filter(username=username, is_active=True).first()
     if user is None:
         raise NotFoundError(f"no player {username}", field="username")
     ratings = Rating.objects.filter(user=user).select_related("user__profile").order_by("kind")
-    history = RatingChange.objects.filter(user=user).order_by("at", "pk")
+    history = visible_changes(user, viewer).order_by("at", "pk")
     return {
         "username": user.get_username(),
         "ratings": [_rating(r) for r in ratings],
@@ -66,6 +72,20 @@ def player_ratings(username: str) -> dict[str, Any]:
             for c in history
         ],
     }
+
+
+def visible_changes(user: Any, viewer: Any) -> QuerySet[RatingChange]:
+    """``user``'s rating changes ``viewer`` may see: those of public games and rooms, and of
+    private ones the viewer played in (or all of them, for the player themselves and staff)."""
+    changes = RatingChange.objects.filter(user=user)
+    signed_in = viewer is not None and viewer.is_authenticated
+    if signed_in and (viewer.pk == user.pk or viewer.is_staff):
+        return changes
+    shown = Q(game__public=True) | Q(room__public=True)
+    if signed_in:
+        shown |= Q(Exists(Seat.objects.filter(game=OuterRef("game_id"), user=viewer)))
+        shown |= Q(Exists(RoomSide.objects.filter(room=OuterRef("room_id"), user=viewer)))
+    return changes.filter(shown)
 
 
 def _rating(r: Rating) -> dict[str, Any]:

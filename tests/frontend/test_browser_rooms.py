@@ -35,6 +35,7 @@ def test_a_room_is_made_joined_and_a_battle_rolled_through_its_pages(chromium, s
         alice.get_by_label("System").select_option("axis_allies")
         alice.get_by_label("A&A rules").select_option("dice")
         alice.get_by_label("The side you play").fill("Germany")  # the sides: Germany, Soviet Union
+        alice.get_by_label("Rated").uncheck()  # alice referees: a rated room's referee plays none
         alice.get_by_role("button", name="Create the room").click()
         alice.wait_for_url(re.compile(r"/rooms/\d+$"))
         room_id = int(alice.url.rsplit("/", 1)[1])

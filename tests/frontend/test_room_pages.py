@@ -15,7 +15,8 @@ def test_the_room_list_page_has_the_create_form(client):
     html = page(client, "/rooms")
     assert title(html) == "Rooms - Warboard"
     assert SCRIPT.format("rooms.js") in html
-    for field in ("name", "system", "rules", "sides", "side", "days_per_turn", "public"):
+    for field in ("name", "system", "rules", "sides", "side", "referee", "rated", "days_per_turn",
+                  "public"):  # fmt: skip
         assert f'name="{field}"' in html
 
 
@@ -25,5 +26,6 @@ def test_the_room_page_carries_the_id_and_the_post_form(client):
     assert 'data-room-id="42"' in html
     assert SCRIPT.format("room.js") in html
     assert 'href="/api/rooms/42/journal.txt"' in html
-    for kind in ("note", "battle", "challenge", "ruling", "end_turn", "agree_result"):
+    for kind in ("note", "battle", "challenge", "ruling", "end_turn", "agree_result",
+                 "accept_ruling", "reject_ruling"):  # fmt: skip
         assert f'<option value="{kind}"' in html

@@ -257,6 +257,7 @@ def test_json_arguments_cannot_pick_other_rules_than_the_room(room, alice):
         rules="lowluck",
         sides=["Germany", "UK"],
         side="Germany",
+        rated=False,
     )
     setup.room_join(room_id=lowluck.pk, user=make_user("erin"), side="UK")
     dice = {

@@ -29,7 +29,9 @@ def _known_seed(monkeypatch) -> None:
 
 
 def create(client, **extra):
-    body = {"name": "Barbarossa", "system": "axis_allies", "rules": "lowluck",
+    """An unrated room (a rated one's referee plays no side) that its creator referees and
+    plays Germany in."""
+    body = {"name": "Barbarossa", "system": "axis_allies", "rules": "lowluck", "rated": False,
             "sides": ["Germany", "Soviet Union"], "side": "Germany", **extra}  # fmt: skip
     return client.post("/api/rooms", body, format="json")
 
@@ -164,7 +166,7 @@ sides Germany, Soviet Union; referee alice; dice seed commitment SHA-256 {commit
 
 #2  2026-11-24 10:31 UTC  Germany  system: alice plays Germany
 
-#3  2026-11-24 10:31 UTC  Soviet Union  system: bob plays Soviet Union
+#3  2026-11-24 10:31 UTC  Soviet Union  system: bob plays Soviet Union and accepts alice as referee
 
 #4  2026-11-24 10:31 UTC  server  system: The room starts: turn 1, Germany to move
 

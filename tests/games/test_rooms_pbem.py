@@ -144,6 +144,7 @@ def test_verify_room_reports_a_forged_result(alice, bob):
                 "system": "axis_allies",
                 "sides": ["Axis", "Allies"],
                 "side": "Axis",
+                "rated": False,
             },
             format="json",
         )
@@ -151,7 +152,8 @@ def test_verify_room_reports_a_forged_result(alice, bob):
     )
     client_for(bob).post(f"/api/rooms/{room_id}/join", {"side": "Allies"}, format="json")
     _, result = post(client_for(alice), room_id, kind="battle", notation="3 inf vs 3 inf")
-    post(client_for(alice), room_id, kind="decide_result", winners=["Axis"])
+    for player in (alice, bob):  # the referee plays: the sides agree the result
+        post(client_for(player), room_id, kind="agree_result", winners=["Axis"])
     entry = RoomEntry.objects.get(room_id=room_id, number=result["number"])
     forged = dict(
         entry.data["result"],

@@ -88,7 +88,7 @@
     const text = form.text.value.trim();
     if (kind === "battle") body.notation = text;
     else body.text = text;
-    if (["challenge", "ruling"].includes(kind)) body.entry = Number(form.entry.value);
+    if (["challenge", "ruling", "accept_ruling", "reject_ruling"].includes(kind)) body.entry = Number(form.entry.value);
     if (kind === "ruling") body.decision = form.decision.value;
     if (kind.endsWith("_result")) body.winners = form.winners.value.split(",").map((s) => s.trim()).filter(Boolean);
     if (kind === "vacation") { delete body.text; body.days = Number(form.days.value); }

@@ -24,11 +24,15 @@
     event.preventDefault();
     const form = event.target;
     const system = form.system.value;
+    const sides = form.sides.value.split("\n").map((s) => s.trim()).filter(Boolean);
     const body = {
       name: form.name.value,
       system,
-      sides: form.sides.value.split("\n").map((s) => s.trim()).filter(Boolean),
+      sides,
       side: form.side.value.trim(),
+      referee: form.referee.value.trim(),
+      // Only a room of 2 sides can be rated; the server refuses a rated room whose referee plays.
+      rated: form.rated.checked && sides.length === 2,
       public: form.public.checked,
       days_per_turn: form.days_per_turn.value ? Number(form.days_per_turn.value) : null,
     };

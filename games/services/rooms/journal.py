@@ -17,6 +17,14 @@ Decisions where the issue is silent:
 - The result: each side may agree one (``winners`` among the sides, and a text); when every side
   has agreed the same one, or the referee decides, the room ends and its seed is revealed.
 - A side that posts anything while on vacation is back: its vacation ends there.
+
+A referee who plays a side (an unrated room only: ``setup``) does not change a result alone.
+Their ``voided`` and ``corrected`` rulings and their decided result are written as *proposals*
+(a ruling entry with ``pending``), which take effect only when every other side accepts them
+(``accept_ruling``) or a staff user who is not the referee does (a staff review); any of them
+may reject one instead (``reject_ruling``). The proposal stays in the journal either way, and
+the entry that settles it names it (``settles``). A battle is re-rolled at most once: the
+re-roll stands (409 ``rerolled_once``), and the journal keeps both results.
 """
 
 from __future__ import annotations
@@ -31,7 +39,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from combat.errors import CombatInputError
-from config.exceptions import ApplicationError, ConflictError, UnavailableError
+from config.exceptions import ApplicationError, ConflictError, ForbiddenError, UnavailableError
 from games.correspondence import battles, timecontrol
 from games.correspondence.audit import Resolve
 from games.correspondence.rolls import RoomDice, roll_range
@@ -42,6 +50,7 @@ from games.services.rooms.writing import (
     MAX_TEXT,
     REFEREE,
     SERVER,
+    STAFF,
     append,
     checked_text,
     locked_visible,
@@ -159,6 +168,24 @@ def rule(
         text = text.strip()
         if decision == "corrected" and not text:
             raise ApplicationError("a correction needs its text", field="text", code="required")
+        if decision != "upheld" and _referee_side(room) is not None:
+            if decision == "voided":
+                _battle_result_of(room, disputed)  # refused now, not when accepted
+            return [
+                _propose(
+                    room,
+                    user,
+                    target,
+                    words=f"{decision} #{disputed.number}"
+                    + (f": {checked_text(text)}" if text else ""),
+                    data={
+                        "decision": decision,
+                        "entry": target.number,
+                        "disputed": disputed.number,
+                        "text": text,
+                    },
+                )
+            ]
         if decision != "voided":
             ruling = append(
                 room,
@@ -186,10 +213,75 @@ def rule(
             },
             refers_to=target,
         )
-        request = voided.refers_to
-        assert request is not None  # a result always names its request
-        reroll = _roll_battle(room, request, resolve=resolve, replaces=voided.number)
-        return [ruling, reroll]
+        return [ruling, _reroll(room, voided, resolve)]
+
+
+def review_ruling(
+    *,
+    room_id: int,
+    user: Any,
+    entry: int,
+    accept: bool,
+    text: str = "",
+    resolve: Resolve | None = None,
+) -> list[RoomEntry]:
+    """Another side (or a staff user who is not the referee) accepts or rejects a playing
+    referee's proposal ``entry``: rejected, it never takes effect; accepted by every other
+    side or by staff, it does (a void's re-roll, a correction, the room's end)."""
+    with transaction.atomic():
+        room = locked_visible(room_id, user)
+        require_running(room)
+        proposal = _entry(room, entry)
+        if proposal.kind != RoomEntry.Kind.RULING or not proposal.data.get("pending"):
+            raise ApplicationError(
+                f"#{proposal.number} is no ruling awaiting agreement",
+                field="entry",
+                code="not_pending",
+            )
+        if room.entries.filter(data__settles=proposal.number).exists():
+            raise ConflictError(f"ruling #{proposal.number} is settled already", code="settled")
+        reviewer, others = _reviewer(room, user)
+        note = f": {checked_text(text)}" if text.strip() else ""
+        if not accept:
+            return [
+                append(
+                    room,
+                    kind=RoomEntry.Kind.SYSTEM,
+                    author=user,
+                    side=reviewer,
+                    text=f"{_by(reviewer, user)} rejects ruling #{proposal.number}; it has no "
+                    f"effect{note}",
+                    data={"event": "ruling_rejected", "settles": proposal.number},
+                    refers_to=proposal,
+                    notify=True,
+                )
+            ]
+        agreed = {
+            e.side
+            for e in room.entries.filter(
+                data__event="ruling_accepted", data__ruling=proposal.number
+            )
+        }
+        if reviewer in agreed:
+            raise ConflictError(
+                f"{reviewer} accepted ruling #{proposal.number} already", code="already_accepted"
+            )
+        agreed.add(reviewer)
+        if reviewer != STAFF and not set(others) <= agreed:
+            waiting = ", ".join(n for n in others if n not in agreed)
+            return [
+                append(
+                    room,
+                    kind=RoomEntry.Kind.SYSTEM,
+                    author=user,
+                    side=reviewer,
+                    text=f"{reviewer} accepts ruling #{proposal.number}{note} (waiting for "
+                    f"{waiting})",
+                    data={"event": "ruling_accepted", "ruling": proposal.number},
+                    refers_to=proposal,
+                )
+            ]
+        return _apply(room, user, reviewer, proposal, note, resolve)
 
 
 def end_turn(*, room_id: int, user: Any, text: str = "") -> RoomEntry:
@@ -294,6 +386,14 @@ def decide_result(*, room_id: int, user: Any, winners: Sequence[str], text: str 
         access.require_referee(room, user)
         require_running(room)
         result = _checked_result(list(room.sides.all()), winners, text)
+        if _referee_side(room) is not None:
+            return _propose(
+                room,
+                user,
+                None,
+                words=f"the result: {_result_words(result)}",
+                data={"decision": "result", "result": result},
+            )
         return _finish(room, result, by="referee")
 
 
@@ -431,6 +531,105 @@ def _roll_battle(
     )
 
 
+def _referee_side(room: Room) -> RoomSide | None:
+    """The side the referee plays, if they play one (possible in an unrated room only)."""
+    return room.sides.filter(user_id=room.referee_id).first()
+
+
+def _propose(
+    room: Room, user: Any, target: RoomEntry | None, *, words: str, data: dict[str, Any]
+) -> RoomEntry:
+    """A playing referee's ruling that changes a result, written as a proposal (one at a time
+    per room, so two cannot be accepted into a contradiction)."""
+    waiting = _pending(room)
+    if waiting is not None:
+        raise ConflictError(
+            f"ruling #{waiting.number} awaits the other sides or a staff review",
+            code="ruling_pending",
+        )
+    others = [s.name for s in room.sides.exclude(user_id=room.referee_id).order_by("position")]
+    return append(
+        room,
+        kind=RoomEntry.Kind.RULING,
+        author=user,
+        side=REFEREE,
+        text=f"proposed: {words} -- the referee plays a side, so this takes effect when "
+        f"{', '.join(others)} accept{'s' if len(others) == 1 else ''} it or staff reviews it",
+        data={**data, "pending": True, "awaiting": others},
+        refers_to=target,
+    )
+
+
+def _pending(room: Room) -> RoomEntry | None:
+    """The room's proposal that no later entry settles yet."""
+    settled = {
+        d["settles"]
+        for d in room.entries.filter(data__has_key="settles").values_list("data", flat=True)
+    }
+    proposals = room.entries.filter(kind=RoomEntry.Kind.RULING, data__pending=True)
+    return next((p for p in proposals if p.number not in settled), None)
+
+
+def _reviewer(room: Room, user: Any) -> tuple[str, list[str]]:
+    """(who reviews: a side's name, or STAFF; the sides whose agreement a proposal needs)."""
+    others = [s for s in room.sides.order_by("position") if s.user_id != room.referee_id]
+    own = next((s for s in others if s.user_id == user.pk), None)
+    if own is not None:
+        return own.name, [s.name for s in others]
+    if user.is_staff and user.pk != room.referee_id:
+        return STAFF, [s.name for s in others]
+    raise ForbiddenError(
+        "a playing referee's ruling is accepted or rejected by the other sides or by staff",
+        code="not_other_side",
+    )
+
+
+def _apply(
+    room: Room,
+    user: Any,
+    reviewer: str,
+    proposal: RoomEntry,
+    note: str,
+    resolve: Resolve | None,
+) -> list[RoomEntry]:
+    """The accepted proposal takes effect, in an entry that settles it."""
+    data = proposal.data
+    who = _by(reviewer, user) if reviewer == STAFF else "every other side"
+    effect: dict[str, Any] = {"event": "ruling_applied", "settles": proposal.number}
+    if data["decision"] == "voided":
+        voided = _battle_result_of(room, room.entries.get(number=data["disputed"]))
+        effect["voids"] = voided.number
+        words = f"voided #{voided.number}; the battle is rolled again"
+    elif data["decision"] == "corrected":
+        words = f"corrected #{data['disputed']}: {data['text']}"
+    else:
+        words = f"the result is {_result_words(data['result'])}"
+    applied = append(
+        room,
+        kind=RoomEntry.Kind.RULING,
+        author=user,
+        side=reviewer,
+        text=f"ruling #{proposal.number} accepted by {who}{note}: {words}",
+        data=effect,
+        refers_to=proposal,
+    )
+    if data["decision"] == "voided":
+        return [applied, _reroll(room, voided, resolve)]
+    if data["decision"] == "result":
+        return [applied, _finish(room, data["result"], by="referee")]
+    return [applied]
+
+
+def _by(reviewer: str, user: Any) -> str:
+    return f"staff ({user.get_username()})" if reviewer == STAFF else reviewer
+
+
+def _reroll(room: Room, voided: RoomEntry, resolve: Resolve | None) -> RoomEntry:
+    request = voided.refers_to
+    assert request is not None  # a result always names its request
+    return _roll_battle(room, request, resolve=resolve, replaces=voided.number)
+
+
 def _input_error(exc: CombatInputError, field: str) -> ApplicationError:
     """The resolver's refusal as the API's: the field under ``notation`` or ``arguments``."""
     inner = exc.field if exc.field not in (None, "", "notation") else None
@@ -454,6 +653,12 @@ def _battle_result_of(room: Room, entry: RoomEntry) -> RoomEntry:
     voided = room.entries.filter(kind=RoomEntry.Kind.RULING, data__voids=entry.number).exists()
     if voided:
         raise ConflictError(f"#{entry.number} is voided already", code="already_voided")
+    if entry.data.get("replaces") is not None:
+        raise ConflictError(
+            f"#{entry.number} re-rolls #{entry.data['replaces']}: a battle is re-rolled at "
+            "most once, and the re-roll stands",
+            code="rerolled_once",
+        )
     return entry
 
 

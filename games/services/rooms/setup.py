@@ -4,6 +4,14 @@ Decisions where the issue is silent: a room is created with its sides' names in 
 the creator may take one; the referee is the creator or a staff user named at creation; the
 room starts (turn 1, the first side to move) when every side has a player. The seed is drawn and
 its SHA-256 published in entry #1 before anyone joins.
+
+The referee of a rated room is never one of its sides (a rating must not rest on a player's
+own rulings): it is a staff user, or the creator playing no side -- a neutral person each side
+accepts by joining under that referee (the join entry says so). Creating a rated room with the
+creator both on a side and refereeing is refused (400 ``referee_plays`` naming ``side``), and so
+is the referee joining a side of a rated room (409 ``referee_plays``). An unrated room may be
+refereed by one of its players; their rulings that change a result then wait for the other
+sides or a staff review (``journal``).
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ from combat.dice import commitment_of, new_seed
 from config.exceptions import ApplicationError, ConflictError
 from games.models import MAX_SIDES, MIN_SIDES, Room, RoomEntry, RoomSide
 from games.services.rooms import access
-from games.services.rooms.writing import REFEREE, SERVER, append, locked
+from games.services.rooms.writing import REFEREE, SERVER, STAFF, append, locked
 
 RULES = ("dice", "lowluck", "chess")
 MAX_DAYS_PER_TURN = 60
@@ -58,6 +66,13 @@ def room_create(
     if side and side not in names:
         raise ApplicationError("not one of the room's sides", field="side", allowed=names)
     referee_user = _checked_referee(creator, referee)
+    if rated and side and referee_user.pk == creator.pk:
+        raise ApplicationError(
+            "in a rated room the referee plays no side: name a staff referee, play no side, "
+            "or make the room unrated",
+            field="side",
+            code="referee_plays",
+        )
     seed = new_seed()
     with transaction.atomic():
         room = Room.objects.create(
@@ -100,7 +115,7 @@ def room_create(
             data={"event": "created", "seed_commitment": room.seed_commitment},
         )
         if side:
-            _joined(room, creator, side)
+            _joined(room, creator, side, accepts=referee_user)
     return room
 
 
@@ -121,10 +136,11 @@ def room_join(*, room_id: int, user: Any, side: str, invite: str | None = None) 
             )
         if wanted.user_id is not None:
             raise ConflictError(f"{side} is taken", code="side_taken")
+        _check_not_referee(room, user)
         now = timezone.now()
         wanted.user, wanted.joined_at = user, now
         wanted.save(update_fields=["user", "joined_at"])
-        _joined(room, user, side)
+        _joined(room, user, side, accepts=room.referee)
         if all(s.user_id is not None for s in sides):
             _start(room, sides, now)
     return room
@@ -138,11 +154,13 @@ def room_create_seated(*, creator: Any, players: Sequence[Any], **settings: Any)
     sides = list(room.sides.all())
     if len(sides) != len(players):
         raise ApplicationError(f"{len(players)} players for {len(sides)} sides", field="sides")
+    for user in players:
+        _check_not_referee(room, user)
     now = timezone.now()
     for side, user in zip(sides, players, strict=True):
         side.user, side.joined_at = user, now
         side.save(update_fields=["user", "joined_at"])
-        _joined(room, user, side.name)
+        _joined(room, user, side.name, accepts=creator)
     _start(room, sides, now)
     return room
 
@@ -170,15 +188,27 @@ def _start(room: Room, sides: Sequence[RoomSide], now: Any) -> None:
     )
 
 
-def _joined(room: Room, user: Any, side: str) -> RoomEntry:
+def _check_not_referee(room: Room, user: Any) -> None:
+    """The referee of a rated room takes no side (the module's rule)."""
+    if room.rated and user.pk == room.referee_id:
+        raise ConflictError("in a rated room the referee plays no side", code="referee_plays")
+
+
+def _joined(room: Room, user: Any, side: str, *, accepts: Any = None) -> RoomEntry:
+    """``accepts``: the referee the player accepts by taking a side under them (not said
+    when the player is the referee)."""
     text = f"{user.get_username()} plays {side}"
+    data: dict[str, Any] = {"event": "joined"}
+    if accepts is not None and accepts.pk != user.pk:
+        text += f" and accepts {accepts.get_username()} as referee"
+        data["accepts_referee"] = accepts.get_username()
     return append(
         room,
         kind=RoomEntry.Kind.SYSTEM,
         author=user,
         side=side,
         text=text,
-        data={"event": "joined"},
+        data=data,
     )
 
 
@@ -207,7 +237,7 @@ def checked_sides(sides: Sequence[str]) -> list[str]:
     for i, n in enumerate(names):
         if not n or len(n) > 40:
             raise ApplicationError("a side's name is 1-40 characters", field=f"sides.{i}")
-        if n in (REFEREE, SERVER):
+        if n in (REFEREE, SERVER, STAFF):
             raise ApplicationError(f"{n!r} is reserved", field=f"sides.{i}")
         if n in names[:i]:
             raise ApplicationError(f"{n} is named twice", field=f"sides.{i}")

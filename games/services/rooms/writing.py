@@ -25,6 +25,8 @@ from games.services.rooms import access
 
 REFEREE = "referee"
 SERVER = "server"
+#: The side written by a staff user who settles a playing referee's proposal (``journal``).
+STAFF = "staff"
 MAX_TEXT = 4000
 #: Kinds of entry every participant is mailed about (disputes, rulings; timeouts and the end
 #: ask for it with ``notify``).

@@ -195,6 +195,15 @@ def register(*, tournament_id: int, user: Any) -> TournamentEntrant:
         lobby.check_name(user)
         if tournament.entrants.filter(user=user).exists():
             raise ConflictError("you are entered already", code="already_entered")
+        if (
+            tournament.play == Tournament.Play.ROOM
+            and tournament.rated
+            and user.pk == tournament.created_by_id
+        ):  # its rooms' referee (rooms.setup.room_create_seated): a rated room's plays no side
+            raise ConflictError(
+                "the tournament's creator referees its rated rooms and plays in none",
+                code="referee_plays",
+            )
         now = timezone.now()
         first_round = 1
         if tournament.status == Tournament.Status.RUNNING:
