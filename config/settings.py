@@ -207,6 +207,16 @@ REST_FRAMEWORK = {
 COMBAT_MAX_STATES = env.int("COMBAT_MAX_STATES", default=20_000_000)
 COMBAT_SECONDS = env.float("COMBAT_SECONDS", default=0.8)
 COMBAT_CONCURRENCY = env.int("COMBAT_CONCURRENCY", default=2)
+# Room battles (games.services.rooms.battle_work): the most solver work one battle may be
+# priced at (seconds of work as combat.battle_notation.price counts it; 500 v 500 infantry is
+# 3.5), the price up to which a battle is small (its own lane, never behind a big one), the
+# slots of each lane per process, and each player's budget of priced work per window.
+ROOM_BATTLE_MAX_SECONDS = env.float("ROOM_BATTLE_MAX_SECONDS", default=2.0)
+ROOM_BATTLE_SMALL_SECONDS = env.float("ROOM_BATTLE_SMALL_SECONDS", default=0.25)
+ROOM_BATTLE_SMALL_SLOTS = env.int("ROOM_BATTLE_SMALL_SLOTS", default=2)
+ROOM_BATTLE_BIG_SLOTS = env.int("ROOM_BATTLE_BIG_SLOTS", default=1)
+ROOM_BATTLE_USER_SECONDS = env.float("ROOM_BATTLE_USER_SECONDS", default=20.0)
+ROOM_BATTLE_USER_WINDOW = env.int("ROOM_BATTLE_USER_WINDOW", default=600)
 # Compile (or load from numba's on-disk cache) the flanking-odds walk at start-up, in the
 # background, rather than in the first request that needs it (2-3 s compiled, 0.15 s cached).
 COMBAT_WARM_UP = env.bool("COMBAT_WARM_UP", default=True)
