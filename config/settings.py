@@ -200,6 +200,8 @@ REST_FRAMEWORK = {
         "tournaments": env.str("THROTTLE_TOURNAMENTS", default="60/min"),
         # Anonymous use of the combat calculators (combat.api.limits), per client address.
         "calculator": env.str("THROTTLE_CALCULATOR", default="60/min"),
+        # Anonymous readers of finished games' replays (games.api.throttles), per address.
+        "replays": env.str("THROTTLE_REPLAYS", default="30/min"),
     },
 }
 # The work one calculator request may do (combat.api.limits): states expanded or simulated
