@@ -209,6 +209,9 @@ REST_FRAMEWORK = {
 COMBAT_MAX_STATES = env.int("COMBAT_MAX_STATES", default=20_000_000)
 COMBAT_SECONDS = env.float("COMBAT_SECONDS", default=0.8)
 COMBAT_CONCURRENCY = env.int("COMBAT_CONCURRENCY", default=2)
+# Anonymous /ws/lobby/ sockets open at once per client address, per process
+# (games.lobby_consumer).
+LOBBY_SOCKETS_PER_ADDRESS = env.int("LOBBY_SOCKETS_PER_ADDRESS", default=20)
 # Room battles (games.services.rooms.battle_work): the most solver work one battle may be
 # priced at (seconds of work as combat.battle_notation.price counts it; 500 v 500 infantry is
 # 3.5), the price up to which a battle is small (its own lane, never behind a big one), the
