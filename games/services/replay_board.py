@@ -15,6 +15,7 @@ not accept gzip, a decompression. It is computed one at a time per process, like
 from __future__ import annotations
 
 import gzip
+import logging
 import threading
 from typing import Any
 
@@ -28,6 +29,8 @@ from games.services.seeds import engine_seed
 from games.services.verify import game_replay_data
 from risk.rules.replay_board import LoggedAction, ReplayTooLong, board_replay
 from risk.rules.upcast import stored_options
+
+logger = logging.getLogger(__name__)
 
 #: Part of the key: bump it when the answer's shape (or the spectator view's) changes, so an
 #: answer cached by an older release is not served by a newer one.
@@ -62,7 +65,7 @@ def game_log_replay(game: Game) -> bytes:
     if game.status != Game.Status.FINISHED:
         raise ConflictError("the replay opens when the game is over", code="not_over")
     key = log_cache_key(game)
-    cached = cache.get(key)
+    cached = _cached(key)
     if cached is not None:
         return bytes(cached)
     if not _logging.acquire(timeout=SLOT_WAIT):
@@ -70,10 +73,10 @@ def game_log_replay(game: Game) -> bytes:
             "another replay is being prepared: try again in a few seconds", code="replays_busy"
         )
     try:
-        body = cache.get(key)  # made by the request that held the slot before us?
+        body = _cached(key)  # made by the request that held the slot before us?
         if body is None:
             body = gzip.compress(JSONRenderer().render(reading.replay(game)), compresslevel=6)
-            cache.set(key, body, timeout=TIMEOUT)
+            _keep(key, body)
     finally:
         _logging.release()
     return bytes(body)
@@ -86,7 +89,7 @@ def game_board_replay(game: Game) -> dict[str, Any]:
     if game.status != Game.Status.FINISHED:
         raise ConflictError("the replay opens when the game is over", code="not_over")
     key = cache_key(game)
-    cached = cache.get(key)
+    cached = _cached(key)
     if cached is not None:
         return cached
     if not _computing.acquire(timeout=SLOT_WAIT):
@@ -94,13 +97,30 @@ def game_board_replay(game: Game) -> dict[str, Any]:
             "another replay is being prepared: try again in a few seconds", code="replays_busy"
         )
     try:
-        body = cache.get(key)  # computed by the request that held the slot before us?
+        body = _cached(key)  # computed by the request that held the slot before us?
         if body is None:
             body = _replay(game)
     finally:
         _computing.release()
-    cache.set(key, body, timeout=TIMEOUT)
+    _keep(key, body)
     return body
+
+
+def _cached(key: str) -> Any:
+    """The cached answer, or None (also when the cache's Redis is unreachable: the replay is
+    then computed for this request, and that is logged, rather than refused with a 500)."""
+    try:
+        return cache.get(key)
+    except Exception:
+        logger.warning("replay cache unavailable (cache down); %s computed afresh", key)
+        return None
+
+
+def _keep(key: str, body: Any) -> None:
+    try:
+        cache.set(key, body, timeout=TIMEOUT)
+    except Exception:
+        logger.warning("replay cache unavailable (cache down); %s not kept", key)
 
 
 def _replay(game: Game) -> dict[str, Any]:

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
 from typing import Any
 
 import pytest
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
@@ -104,3 +106,21 @@ def test_anonymous_readers_are_rate_limited_per_address(finished, db, settings):
     assert board.status_code == 429  # the board replay counts in the same scope
     assert other.status_code == 200  # another address has its own count
     assert player.status_code == 200  # signed-in players are not counted
+
+
+def test_with_the_caches_redis_unreachable_the_replay_is_still_served(finished, db, caplog):
+    """A Redis outage costs the cache, not the answer: each request computes the replay
+    (logged), and the throttle lets it through uncounted."""
+    plain = APIClient().get(url(finished)).content
+    dead = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens on port 1
+        }
+    }
+    with override_settings(CACHES=dead), caplog.at_level(logging.WARNING):
+        answers = [APIClient().get(url(finished)) for _ in range(2)]
+    assert [a.status_code for a in answers] == [200, 200]
+    assert answers[1].content == plain
+    key = f"replay-log:1:{finished.pk}:{finished.version}"
+    assert f"replay cache unavailable (cache down); {key} computed afresh" in caplog.messages

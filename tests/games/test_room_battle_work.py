@@ -9,6 +9,7 @@ and a player could spend any amount of solver work.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from typing import Any
@@ -22,7 +23,7 @@ from config.exceptions import ApplicationError, ThrottledError
 from games.correspondence import battles
 from games.models import InboundMail, Room, RoomEntry
 from games.services.inbound_mail import receive_mail
-from games.services.rooms import journal
+from games.services.rooms import battle_work, journal
 from tests.games.conftest import client_for
 from tests.games.mail_helpers import DOMAIN, last_mail_to
 from tests.games.test_rooms import seated
@@ -180,3 +181,47 @@ def test_a_mail_of_huge_battle_lines_costs_no_solver_work(room, alice, monkeypat
     answer = last_mail_to("alice@example.org").body
     assert "battle: this battle is too large to resolve in a room" in answer
     assert "the limit is 2.00 s" in answer
+
+
+#: Nothing listens on port 1: every cache call fails at once with a refused connection.
+DEAD_REDIS = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:1/0",
+    }
+}
+
+
+def test_with_the_budgets_redis_unreachable_a_battle_is_rolled_uncounted(
+    room, alice, settings, caplog
+):
+    settings.CACHES = DEAD_REDIS
+    with caplog.at_level(logging.WARNING, logger="games.services.rooms.battle_work"):
+        _, result = journal.request_battle(room_id=room.pk, user=alice, notation=BIG)
+    assert result.kind == RoomEntry.Kind.BATTLE_RESULT and result.data["rolls"]
+    warnings = {r.getMessage() for r in caplog.records if r.name.endswith("battle_work")}
+    assert warnings == {
+        "room battle budget unavailable (cache down); battle not counted",
+        "room battle budget unavailable (cache down); big battle not marked",
+    }
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_the_budget_is_counted_in_redis(room, alice, settings):
+    """On the real Redis (shared by every web process) the window's count is the one read."""
+    from django.core.cache import cache
+
+    assert settings.CACHES["default"]["BACKEND"].endswith("RedisCache")
+    settings.ROOM_BATTLE_USER_SECONDS = 1.0
+    key, _ = battle_work._window_key(alice.pk)
+    cache.delete(key)  # a run before this one may have used the same user id
+    for _ in range(2):
+        journal.request_battle(room_id=room.pk, user=alice, notation=BIG)
+    assert cache.get(key) == 2 * price_of(BIG)
+    with pytest.raises(ThrottledError) as spent:
+        journal.request_battle(room_id=room.pk, user=alice, notation=BIG)
+    assert spent.value.code == "battle_budget_spent"
+    assert cache.get(key) == 2 * price_of(BIG)  # the refused one is not counted
+    assert cache.get(f"room-battle-running:{alice.pk}") is None  # no mark left behind
+    cache.delete(key)
