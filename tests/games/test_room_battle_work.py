@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from django.core import mail
+from django.core.cache import cache
 
 from combat.battle_notation import parse_battle
 from combat.battle_notation.price import battle_price
@@ -225,3 +226,17 @@ def test_the_budget_is_counted_in_redis(room, alice, settings):
     assert cache.get(key) == 2 * price_of(BIG)  # the refused one is not counted
     assert cache.get(f"room-battle-running:{alice.pk}") is None  # no mark left behind
     cache.delete(key)
+
+
+def test_a_voided_battle_is_rolled_again_whatever_the_budget(room, alice, carol, settings):
+    """The re-roll is the referee's ruling on a battle accepted when it was asked for: it is
+    neither refused for its price nor charged to anyone."""
+    settings.ROOM_BATTLE_USER_SECONDS = 0.5
+    _, result = journal.request_battle(room_id=room.pk, user=alice, notation=BIG)
+    settings.ROOM_BATTLE_MAX_SECONDS = 0.1  # the battle would now be too large to ask for
+    entries = journal.rule(room_id=room.pk, user=carol, entry=result.number, decision="voided")
+    reroll = entries[-1]
+    assert reroll.data["replaces"] == result.number and reroll.data["rolls"]
+    key, _ = battle_work._window_key(alice.pk)
+    assert cache.get(key) == price_of(BIG)  # alice's one battle, the re-roll not counted
+    assert cache.get(battle_work._window_key(carol.pk)[0]) is None

@@ -93,7 +93,7 @@ def request_battle(
             text=line or canonical,
             data={"system": system, "arguments": args, "notation": canonical, "written": line},
         )
-        result = _roll_battle(room, request, resolve=resolve, user=user, field=field, early=early)
+        result = _roll_battle(room, request, resolve=resolve, field=field, early=early)
     return request, result
 
 
@@ -187,7 +187,7 @@ def rule(
         )
         request = voided.refers_to
         assert request is not None  # a result always names its request
-        reroll = _roll_battle(room, request, resolve=resolve, user=user, replaces=voided.number)
+        reroll = _roll_battle(room, request, resolve=resolve, replaces=voided.number)
         return [ruling, reroll]
 
 
@@ -382,7 +382,6 @@ def _roll_battle(
     request: RoomEntry,
     *,
     resolve: Resolve | None,
-    user: Any,
     replaces: int | None = None,
     field: str = "arguments",
     early: _Rolled | None = None,
@@ -404,7 +403,7 @@ def _roll_battle(
                 arguments,
                 first_free,
                 resolve,
-                user=user,
+                user=request.author,  # who asked: charged for it (a re-roll is not)
                 field=field,
                 charged=replaces is None,
             )
