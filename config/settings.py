@@ -200,6 +200,8 @@ REST_FRAMEWORK = {
         "tournaments": env.str("THROTTLE_TOURNAMENTS", default="60/min"),
         # Anonymous use of the combat calculators (combat.api.limits), per client address.
         "calculator": env.str("THROTTLE_CALCULATOR", default="60/min"),
+        # Anonymous readers of finished games' replays (games.api.throttles), per address.
+        "replays": env.str("THROTTLE_REPLAYS", default="30/min"),
     },
 }
 # The work one calculator request may do (combat.api.limits): states expanded or simulated
@@ -207,6 +209,19 @@ REST_FRAMEWORK = {
 COMBAT_MAX_STATES = env.int("COMBAT_MAX_STATES", default=20_000_000)
 COMBAT_SECONDS = env.float("COMBAT_SECONDS", default=0.8)
 COMBAT_CONCURRENCY = env.int("COMBAT_CONCURRENCY", default=2)
+# Anonymous /ws/lobby/ sockets open at once per client address, per process
+# (games.lobby_consumer).
+LOBBY_SOCKETS_PER_ADDRESS = env.int("LOBBY_SOCKETS_PER_ADDRESS", default=20)
+# Room battles (games.services.rooms.battle_work): the most solver work one battle may be
+# priced at (seconds of work as combat.battle_notation.price counts it; 500 v 500 infantry is
+# 3.5), the price up to which a battle is small (its own lane, never behind a big one), the
+# slots of each lane per process, and each player's budget of priced work per window.
+ROOM_BATTLE_MAX_SECONDS = env.float("ROOM_BATTLE_MAX_SECONDS", default=2.0)
+ROOM_BATTLE_SMALL_SECONDS = env.float("ROOM_BATTLE_SMALL_SECONDS", default=0.25)
+ROOM_BATTLE_SMALL_SLOTS = env.int("ROOM_BATTLE_SMALL_SLOTS", default=2)
+ROOM_BATTLE_BIG_SLOTS = env.int("ROOM_BATTLE_BIG_SLOTS", default=1)
+ROOM_BATTLE_USER_SECONDS = env.float("ROOM_BATTLE_USER_SECONDS", default=20.0)
+ROOM_BATTLE_USER_WINDOW = env.int("ROOM_BATTLE_USER_WINDOW", default=600)
 # Compile (or load from numba's on-disk cache) the flanking-odds walk at start-up, in the
 # background, rather than in the first request that needs it (2-3 s compiled, 0.15 s cached).
 COMBAT_WARM_UP = env.bool("COMBAT_WARM_UP", default=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
@@ -16,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.exceptions import ApplicationError, ConflictError, ErrorSerializer
+from config.exceptions import ApplicationError, ErrorSerializer
 from config.strict import (
     DocumentedDictField,
     StrictBooleanField,
@@ -25,8 +26,9 @@ from config.strict import (
 )
 from config.web_errors import ID_MAX
 from games.api.action_schema import action_component
+from games.api.compressed import gzipped_json
 from games.api.game_schema import GameDetailOut, GameListOut
-from games.api.throttles import HintThrottle
+from games.api.throttles import HintThrottle, ReplayThrottle
 from games.models import AI_LEVELS, MAX_SEATS, MIN_SEATS, Game
 from games.services import (
     access,
@@ -35,6 +37,7 @@ from games.services import (
     listing,
     lobby,
     reading,
+    replay_board,
     selectors,
     submissions,
 )
@@ -475,21 +478,30 @@ class HintApi(APIView):
 
 class ReplayApi(APIView):
     permission_classes = [permissions.AllowAny]
+    throttle_classes = [ReplayThrottle]
 
     @extend_schema(
         summary="The whole log with the revealed seeds (after the game is over)",
         operation_id="games_replay",
         description=(
-            "409 not_over while the game runs: the seed would reveal the card order. " + NOT_FOUND
+            "409 not_over while the game runs: the seed would reveal the card order. A finished "
+            "game's replay never changes: it is computed once and kept, and sent gzipped to a "
+            "client that accepts gzip. Anonymous readers are rate-limited per address (429 "
+            "with Retry-After); 503 replays_busy (with Retry-After) while another replay is "
+            "being prepared. " + NOT_FOUND
         ),
         parameters=[GAME_ID, INVITE],
-        responses={200: GAME, 404: ErrorSerializer, 409: ErrorSerializer},
+        responses={
+            200: GAME,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+            429: ErrorSerializer,
+            503: ErrorSerializer,
+        },
     )
-    def get(self, request: Request, game_id: int) -> Response:
+    def get(self, request: Request, game_id: int) -> HttpResponse:
         game = selectors.game_for(game_id, request.user, invite=_invite(request))
-        if game.status != Game.Status.FINISHED:
-            raise ConflictError("the replay opens when the game is over", code="not_over")
-        return Response(reading.replay(game))
+        return gzipped_json(request, replay_board.game_log_replay(game))
 
 
 def _query_count(request: Request, name: str) -> int:

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from config.exceptions import ErrorSerializer
 from games.api.games import GAME_ID, INVITE, NOT_FOUND, _invite
+from games.api.throttles import ReplayThrottle
 from games.services import replay_board, selectors
 
 PATCH_OP_FIELDS = {
@@ -52,6 +53,7 @@ BOARD_REPLAY = inline_serializer(
 
 class ReplayBoardApi(APIView):
     permission_classes = [permissions.AllowAny]
+    throttle_classes = [ReplayThrottle]
 
     @extend_schema(
         summary="A finished game on the board: the spectator's view at the start, then one "
@@ -60,13 +62,15 @@ class ReplayBoardApi(APIView):
         description=(
             "Only what a spectator sees. 409 not_over while the game runs (the replay needs the "
             "revealed seed), 409 replay_too_long for a log past the replay's bound, 503 "
-            "replays_busy (with Retry-After) while another replay is being prepared. " + NOT_FOUND
+            "replays_busy (with Retry-After) while another replay is being prepared; anonymous "
+            "readers are rate-limited per address (429 with Retry-After). " + NOT_FOUND
         ),
         parameters=[GAME_ID, INVITE],
         responses={
             200: BOARD_REPLAY,
             404: ErrorSerializer,
             409: ErrorSerializer,
+            429: ErrorSerializer,
             503: ErrorSerializer,
         },
     )

@@ -322,7 +322,13 @@ class RoomPostApi(APIView):
             required=False, default="", allow_blank=True, max_length=writing.MAX_TEXT
         )
         notation = StrictCharField(
-            required=False, max_length=500, help_text="A battle in the resolver's notation."
+            required=False,
+            max_length=500,
+            help_text="A battle in the resolver's notation. Priced before it is rolled "
+            "(the solver's own estimate of its work): past the limit a 400 too_large with the "
+            "estimate and the limit; past the player's budget of battle work a 429 "
+            "battle_budget_spent, and while another big battle of theirs is resolved a 429 "
+            "battle_running (both with Retry-After); no free slot a 503 battles_busy.",
         )
         arguments = DocumentedDictField(
             schema={"type": "object", "additionalProperties": True},
@@ -359,7 +365,7 @@ class RoomPostApi(APIView):
         ),
         parameters=[ROOM_ID],
         request=RoomEntryInput,
-        responses={201: EntriesOut, **ERRORS, 429: ErrorSerializer},
+        responses={201: EntriesOut, **ERRORS, 429: ErrorSerializer, 503: ErrorSerializer},
     )
     def post(self, request: Request, room_id: int) -> Response:
         data = _valid(self.RoomEntryInput, request)

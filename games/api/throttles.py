@@ -55,3 +55,16 @@ class TournamentWriteThrottle(SettingsScopedRateThrottle):
         if request.method in SAFE_METHODS:
             return True
         return super().allow_request(request, view)
+
+
+class ReplayThrottle(SettingsScopedRateThrottle):
+    """Anonymous readers of a finished game's replays, per client address: each answer is
+    megabytes for a long game (cached, but still sent). Signed-in players are not counted."""
+
+    scope = "replays"
+    per_user = False
+
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        if request.user is not None and request.user.is_authenticated:
+            return True
+        return super().allow_request(request, view)

@@ -16,13 +16,14 @@ from typing import Any
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.core import mail
 from django.db import IntegrityError, connection, transaction
 
 from combat.dice import commitment_of, derive_roll
 from config.exceptions import ApplicationError, ConflictError, ForbiddenError, UnavailableError
 from games.models import JournalEdited, Room, RoomEntry
-from games.services.rooms import clock, journal, reading, setup, writing
+from games.services.rooms import battle_work, clock, journal, reading, setup, writing
 from games.services.rooms.verify import room_verify
 from tests.games.conftest import make_user
 
@@ -224,14 +225,17 @@ def test_a_battle_rolled_before_the_lock_is_kept_only_on_the_numbers_it_used(
 def test_a_battle_waits_for_the_one_being_resolved_then_is_refused_with_nothing_written(
     wif, alice, monkeypatch
 ):
-    monkeypatch.setattr(journal, "SLOT_WAIT", 0.05)
+    monkeypatch.setattr(battle_work, "SLOT_WAIT", 0.05)
     before = numbers(wif)
-    assert journal._resolving.acquire(timeout=1)  # another request resolving a big battle
+    small = battle_work.lane("small")
+    held = [small.acquire(timeout=1) for _ in range(settings.ROOM_BATTLE_SMALL_SLOTS)]
+    assert all(held)  # other requests resolving small battles in every small slot
     try:
         with pytest.raises(UnavailableError) as busy:
             battle(wif, alice)
     finally:
-        journal._resolving.release()
+        for _ in held:
+            small.release()
     assert busy.value.code == "battles_busy" and busy.value.status == 503
     assert numbers(wif) == before
     _, result = battle(wif, alice)  # the slot free again: rolled as usual

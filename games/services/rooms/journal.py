@@ -29,7 +29,6 @@ re-roll stands (409 ``rerolled_once``), and the journal keeps both results.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -39,13 +38,19 @@ from django.db import transaction
 from django.utils import timezone
 
 from combat.errors import CombatInputError
-from config.exceptions import ApplicationError, ConflictError, ForbiddenError, UnavailableError
+from config.exceptions import (
+    ApplicationError,
+    ConflictError,
+    ForbiddenError,
+    ThrottledError,
+    UnavailableError,
+)
 from games.correspondence import battles, timecontrol
 from games.correspondence.audit import Resolve
 from games.correspondence.rolls import RoomDice, roll_range
 from games.models import Room, RoomEntry, RoomSide
 from games.services.queue import enqueue
-from games.services.rooms import access
+from games.services.rooms import access, battle_work
 from games.services.rooms.writing import (
     MAX_TEXT,
     REFEREE,
@@ -430,27 +435,23 @@ class _Rolled:
     dice: RoomDice
 
 
-#: One battle resolved at a time per process: the exact odds of a big A&A battle (or their Monte
-#: Carlo estimate past combat.battle_notation's work limits) take up to a few seconds of CPU, so
-#: several at once would take every core. Others wait up to ``SLOT_WAIT`` seconds, then get a 503
-#: ``battles_busy`` with Retry-After (nothing is written: the request can be sent again).
-_resolving = threading.BoundedSemaphore(1)
-SLOT_WAIT = 2.0
-
-
 def _resolved(
-    room: Room, system: str, arguments: dict[str, Any], first: int, resolve: Resolve | None
+    room: Room,
+    system: str,
+    arguments: dict[str, Any],
+    first: int,
+    resolve: Resolve | None,
+    *,
+    user: Any,
+    field: str = "notation",
+    charged: bool = True,
 ) -> _Rolled:
+    """Roll the battle from roll number ``first``, priced and in its lane (``battle_work``: a
+    battle past the price limit or the player's budget is refused before any work, and a small
+    one never waits for a big one)."""
     dice = RoomDice(room.server_seed, room.dice_context, first)
-    if not _resolving.acquire(timeout=SLOT_WAIT):
-        raise UnavailableError(
-            "another battle is being resolved: send it again in a few seconds",
-            code="battles_busy",
-        )
-    try:
+    with battle_work.battle_slot(system, arguments, user=user, field=field, charged=charged):
         answer = (resolve or battles.resolve)(system, arguments, dice)
-    finally:
-        _resolving.release()
     return _Rolled(first, system, arguments, answer, dice)
 
 
@@ -471,10 +472,13 @@ def _rolled_early(
     if room is None or not room.sides.filter(user=user).exists():
         return None
     try:
-        system, args, _ = _canonical(room, notation, arguments, "notation")
-        return _resolved(room, system, args, room.roll_count + 1, resolve)
+        field = "notation" if arguments is None else "arguments"
+        system, args, _ = _canonical(room, notation, arguments, field)
+        return _resolved(room, system, args, room.roll_count + 1, resolve, user=user, field=field)
     except (ApplicationError, CombatInputError) as exc:
-        if isinstance(exc, UnavailableError):
+        if isinstance(exc, UnavailableError | ThrottledError) or getattr(exc, "code", "") == (
+            "too_large"
+        ):
             raise
         return None  # refused again, with its field, under the lock
 
@@ -499,7 +503,16 @@ def _roll_battle(
         arguments,
     ):
         try:
-            rolled = _resolved(room, system, arguments, first_free, resolve)
+            rolled = _resolved(
+                room,
+                system,
+                arguments,
+                first_free,
+                resolve,
+                user=request.author,  # who asked: charged for it (a re-roll is not)
+                field=field,
+                charged=replaces is None,
+            )
         except CombatInputError as exc:
             raise _input_error(exc, field) from exc
     answer, dice = rolled.answer, rolled.dice
