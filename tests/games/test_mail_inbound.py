@@ -277,12 +277,19 @@ def test_a_mail_is_read_up_to_its_move_limit(game, monkeypatch):
 
 
 def test_a_mail_too_large_is_refused_unread(game, monkeypatch):
-    monkeypatch.setattr(inbound_mail.reading, "MAX_MAIL_BYTES", 2048)
+    monkeypatch.setattr(inbound_mail.limits, "MAX_MAIL_BYTES", 2048)
     seat, version = seat_of(game, "alice"), game.version
     raw = eml("late_reply.eml", reply_to=notify.reply_to(seat), move1="end" + " " * 4000)
     result = receive_mail(raw)
-    assert (result.outcome, result.refusal) == ("refused", "the mail is larger than 2 KB")
+    assert (result.outcome, result.refusal) == ("parked", "the mail is larger than 2 KB")
     assert player_actions(game, version) == []
+    row = InboundMail.objects.get()  # parked: recorded with the rule it broke
+    assert (row.message_id, row.outcome, row.reason) == (
+        "<late-0001@example.org>",
+        "parked",
+        "the mail is larger than 2 KB",
+    )
+    assert "the mail is larger than 2 KB" in last_mail_to("alice@example.org").body
 
 
 def test_mail_not_sent_to_a_reply_address_is_ignored(game):
