@@ -155,7 +155,7 @@ def head_of(raw: bytes) -> Head:
     """From, Message-ID and Subject of ``raw`` read from its first bytes without a parser, for
     the answer and the record of a mail that is not read (never raises)."""
     values: dict[bytes, str] = {}
-    for name, value in fields(header_section(raw[:MAX_HEADER_BYTES])):
+    for name, value in fields(header_section(raw)):
         key = name.lower()
         if key in (b"from", b"message-id", b"subject") and key not in values:
             values[key] = " ".join(value.decode("utf-8", "replace").split())[:998]
