@@ -38,8 +38,10 @@ For a game, the mail is claimed before anything is applied (an ``InboundMail`` r
 ``reading``, unique on the Message-ID's key, as the rooms' path does): of two deliveries of one
 mail at once (two web processes), one claims it, applies its lines and answers with what
 happened; the other reads nothing and sends nothing. The row gets the outcome once the lines are
-done. Decided, as for rooms: if the process dies between the claim and the outcome, a later
-delivery of that mail is not read (the player sees no answer and writes again).
+done. If the process dies between the claim and the outcome, a later
+delivery of that mail within ``CLAIM_TIMEOUT`` is not read; a later one takes the claim over
+and reads the mail again (its lines' idempotency keys keep what was applied from applying
+twice), so nothing stays claimed for good.
 
 For a game, the reply's own text (quoted thread and signature cut, ``reading.reply_text``) is
 read line by line (``reading.move_lines``: blank lines and ``#`` lines skipped, at most
@@ -64,11 +66,13 @@ from __future__ import annotations
 import hashlib
 import logging
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from config.exceptions import ApplicationError
 from games.mail import address as reply_address
@@ -103,6 +107,10 @@ class InboundResult:
     #: For a reply to a room's mail: the room (its posts are in ``applied``).
     room_id: int | None = None
 
+
+#: After this long, a game mail's claim (``reading``) is taken to be left by a delivery that
+#: stopped, and a new delivery of the mail takes it over (a mail's 40 lines take seconds).
+CLAIM_TIMEOUT = timedelta(minutes=10)
 
 #: Why a second delivery of a mail being read at this moment reads nothing.
 BEING_READ = "another delivery of this mail is being read at this moment: it answers"
@@ -146,10 +154,11 @@ def _receive(raw: bytes, progress: _Progress) -> InboundResult:
         return InboundResult("ignored", refusal=str(exc))
     key = progress.key = hashlib.sha256(mail.message_id.encode("utf-8")).hexdigest()
     seen = InboundMail.objects.filter(key=key).values_list("outcome", flat=True).first()
-    if seen == InboundMail.Outcome.READING:
+    taken_over = seen == InboundMail.Outcome.READING and _take_over(key)
+    if seen == InboundMail.Outcome.READING and not taken_over:
         logger.info("inbound mail %s: %s", mail.message_id, BEING_READ)
         return InboundResult("refused", refusal=BEING_READ)
-    if seen is not None:
+    if seen is not None and not taken_over:
         return _refuse_stranger(
             mail, f"this mail ({mail.message_id}) was already processed: nothing is applied twice"
         )
@@ -170,7 +179,7 @@ def _receive(raw: bytes, progress: _Progress) -> InboundResult:
     if seat is None or seat.user is None:
         return _refuse_stranger(mail, "the game or seat of this reply address no longer exists")
     game, user = seat.game, seat.user
-    if not _claim(mail, key, seat):
+    if not taken_over and not _claim(mail, key, seat):
         logger.info("inbound mail %s: %s", mail.message_id, BEING_READ)
         return InboundResult("refused", refusal=BEING_READ, game_id=game.pk)
     answer = _Answer(
@@ -205,6 +214,19 @@ def _claim(mail: reading.InboundMail, key: str, seat: Seat) -> bool:
     except IntegrityError:
         return False
     return True
+
+
+def _take_over(key: str) -> bool:
+    """Take over a game mail's claim left by a delivery that stopped (older than
+    ``CLAIM_TIMEOUT``: the process died between the claim and the outcome); ``True`` if this
+    delivery now holds it. Safe for a game: its lines carry idempotency keys, so the lines the
+    stopped delivery applied are answered as applied, not applied again. Never for a room's
+    mail (its posts have no such keys): that claim stays, as the rooms' path decided."""
+    stale = timezone.now() - CLAIM_TIMEOUT
+    claims = InboundMail.objects.filter(
+        key=key, outcome=InboundMail.Outcome.READING, room__isnull=True, received_at__lt=stale
+    )
+    return claims.update(received_at=timezone.now()) == 1  # one of two at once wins
 
 
 def _park_unread(raw: bytes, reason: str) -> InboundResult:
