@@ -5,10 +5,19 @@ that applied them answers, and the answer and the record say what happened. Mark
 
 from __future__ import annotations
 
+import base64
+import json
+import mailbox
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from io import StringIO
 
+import psycopg
 import pytest
 from django.core import mail
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import connection
 
 from games.models import InboundMail
@@ -122,3 +131,64 @@ def test_two_deliveries_released_together_give_one_answer_that_matches_the_recor
         row = InboundMail.objects.get(message_id=f"<CAGmail-reply-race-{trial}@mail.gmail.com>")
         assert (row.outcome, row.applied) == ("applied", 1), trial
         assert len(player_actions(game, version)) == 1
+
+
+# --- the database cannot record the mail: nothing is lost, the mail waits -----------------------
+
+
+@contextmanager
+def inbound_mail_locked(seconds: str = "500ms") -> Iterator[None]:
+    """The ``InboundMail`` table locked by another PostgreSQL session (as a long migration
+    would), and this session giving up on a lock after ``seconds``: every read or write of a
+    mail's record fails with a real ``LockNotAvailable``, so not even a parked row can be
+    written."""
+    params = connection.get_connection_params()
+    holder = psycopg.connect(**{k: v for k, v in params.items() if k != "cursor_factory"})
+    try:
+        holder.execute(f"LOCK TABLE {InboundMail._meta.db_table} IN ACCESS EXCLUSIVE MODE")
+        with connection.cursor() as cursor:
+            cursor.execute(f"SET lock_timeout = '{seconds}'")
+        yield
+    finally:
+        holder.rollback()
+        holder.close()
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = 0")
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_when_no_record_can_be_written_the_webhook_answers_503_and_the_maildir_keeps_the_mail(
+    alice, commits, settings, client, tmp_path
+):
+    assert connection.vendor == "postgresql"
+    settings.MAIL_REPLY_DOMAIN = DOMAIN
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "postmark:s3cret"}
+    game = a_game(alice, commits)
+    seat, state, version = seat_of(game, "alice"), state_of(game), game.version
+    move = a_move(state, "alice")
+    raw = eml("gmail_reply.eml", reply_to=notify.reply_to(seat), move1=move, move2="end")
+    path = tmp_path / "Maildir"
+    mailbox.Maildir(path, create=True)
+    (path / "new" / "1.M1P1Q1.host").write_bytes(raw)
+    (path / "new" / "2.M1P1Q1.host").write_bytes(raw.replace(b"CAGmail-reply-0001", b"other"))
+    auth = "Basic " + base64.b64encode(b"postmark:s3cret").decode()
+    payload = json.dumps({"FromFull": {"Email": "alice@example.org"}, "RawEmail": raw.decode()})
+
+    with inbound_mail_locked():
+        response = client.post(
+            "/anymail/postmark/inbound/", data=payload, content_type="application/json",
+            HTTP_AUTHORIZATION=auth,
+        )  # fmt: skip
+        with pytest.raises(CommandError, match=r"^1\.M1P1Q1\.host: the mail could not be"):
+            call_command("fetch_mail", "--maildir", str(path), stdout=StringIO())
+
+    assert response.status_code == 503 and response["Retry-After"] == "60"
+    assert response.json()["error"] == "service_unavailable"
+    assert sorted(p.name for p in (path / "new").iterdir()) == ["1.M1P1Q1.host", "2.M1P1Q1.host"]
+    assert InboundMail.objects.count() == 0 and player_actions(game, version) == []
+
+    out = StringIO()  # the database back: the next run reads both, the move once
+    call_command("fetch_mail", "--maildir", str(path), stdout=out)
+    assert out.getvalue().splitlines()[-1] == "2 mail(s) processed"
+    assert len(player_actions(game, version)) == 1
