@@ -119,7 +119,7 @@ def inbound(request: HttpRequest, esp: str, mime: str | None = None) -> HttpResp
         return JsonResponse(error_body("invalid_request", BODY, message), status=400)
     finally:
         results.reset(token)
-    if response.status_code != 200:
+    if response.status_code != 200 or request.method != "POST":  # a provider's HEAD probe
         return response
     mails = [{"outcome": r.outcome, "reason": r.refusal} for r in found]
     return JsonResponse({"mails": mails})

@@ -302,6 +302,8 @@ def test_the_webhook_refuses_a_post_anymail_cannot_read_with_a_clear_400(client,
     assert response.json()["field"] == "body"
     assert response.json()["message"].startswith("the inbound post could not be read (")
     assert client.post("/anymail/nosuchesp/inbound/").status_code == 404
+    probe = client.head("/anymail/postmark/inbound/")  # some providers check the URL so
+    assert (probe.status_code, probe.content) == (200, b"")
 
 
 @pytest.mark.django_db(transaction=True)
