@@ -1,8 +1,10 @@
 """HTTP routes: the apps' URLs, the admin, and the OpenAPI schema and docs."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from games import inbound_webhook
 
 handler400 = "config.web_errors.handler400"
 handler404 = "config.web_errors.handler404"
@@ -13,6 +15,9 @@ urlpatterns = [
     path("", include("frontend.urls")),
     path("admin/", admin.site.urls),
     # Inbound mail (moves by email): /anymail/<esp>/inbound/, e.g. /anymail/postmark/inbound/.
+    # The inbound routes through games.inbound_webhook first: the mail's limits before
+    # anymail parses it, and an answer in JSON for every mail.
+    re_path(r"^anymail/(?P<esp>[a-z_]+)/inbound(?P<mime>_mime)?/$", inbound_webhook.inbound),
     path("anymail/", include("anymail.urls")),
     path("api/combat/", include("combat.api.urls")),
     path("api/", include("games.api.urls")),

@@ -9,7 +9,13 @@ class GamesConfig(AppConfig):
         from django.urls import register_converter
 
         from config.web_errors import IdConverter, UsernameConverter
-        from games import signals  # noqa: F401  (connects the receivers)
+        from games import (
+            inbound_webhook,
+            signals,  # noqa: F401  (connects the receivers)
+        )
+
+        # The mail limits before anymail parses an inbound mail's MIME.
+        inbound_webhook.install()
 
         # ``<id:game_id>`` in the HTTP and websocket routes, registered before any is imported.
         register_converter(IdConverter, "id")

@@ -345,13 +345,20 @@ class InboundMail(models.Model):
     """A mail received at a reply address, once: its Message-ID is unique, so the same mail
     delivered again (a provider's retry, a replay) is recognised and never applied twice.
 
-    Written after the mail's lines were applied (each line also carries an idempotency key
-    derived from the Message-ID, so a crash in between leaves nothing to apply twice)."""
+    Written before the mail's lines are applied (``reading``, the claim: of two deliveries at
+    once only one reads and answers), and completed with the outcome after them. A mail that
+    is not read (over a limit, or failing) is recorded as ``parked`` with the reason."""
 
     class Outcome(models.TextChoices):
         APPLIED = "applied"  # every line applied (or none given)
         PARTLY = "partly"  # some lines applied, then one refused
         REFUSED = "refused"  # nothing applied: the address, the sender, the turn or line 1
+        #: Claimed by the delivery reading it (its lines not all applied yet): a second
+        #: delivery of the same mail at that moment reads nothing and sends no answer.
+        READING = "reading"
+        #: Not read: over a size or shape limit (``games.mail.limits``), or its processing
+        #: failed; ``reason`` says which. Nothing of it was applied after that point.
+        PARKED = "parked"
 
     message_id = models.CharField(max_length=998, help_text="As in the mail's header.")
     #: sha256 of ``message_id``: the unique key (a Message-ID may exceed an index's width).

@@ -4,10 +4,21 @@
 its lines as that player's actions through the same write path as ``POST
 /api/games/{id}/actions`` (``submissions.action_submit``), then mails one answer.
 
+Each mail on its own (decided: one mail can never stop the others): ``receive_mail`` does not
+raise for anything in the mail. A mail that breaks a rule of ``games.mail.limits`` (size, header
+size, nesting, parts; checked on the raw bytes before any parser runs) is *parked* unread, and
+so is one whose processing fails in any way (a ``RecursionError`` deep in the email package, a
+bug of ours): an ``InboundMail`` row with outcome ``parked`` and the reason, the traceback in the
+log. It raises only when even that row cannot be written (the database is unreachable): then the
+caller keeps the mail and tries again later (``fetch_mail`` leaves it in ``new/``, the webhook
+answers 503 so the provider retries).
+
 The checks, in order, each refusing the whole mail (nothing applied) with an answer saying why:
 
-1. size: over ``reading.MAX_MAIL_BYTES`` the body is never parsed;
-2. replay: a Message-ID already processed (``InboundMail``, unique on it) is not read again;
+1. size and shape (``limits.refusal``): over a limit the mail is parked unread, and a registered
+   sender is told which limit;
+2. replay: a Message-ID already processed (``InboundMail``, unique on it) is not read again; one
+   being read by another delivery at this moment is left to it (no answer from this one);
 3. the address: one of To/Cc/Delivered-To/X-Original-To/Envelope-To must be a reply address of
    ours (``games.mail.address``) with a valid signature; a forged one is refused;
 4. the sender (decided): the From address must be the seat's player's account email (compared
@@ -22,6 +33,15 @@ The checks, in order, each refusing the whole mail (nothing applied) with an ans
 A mail to a room's reply address (``room+...``: on every mail a room sends a side) passes the
 same size, replay and signature checks, then goes to ``rooms.by_mail`` (the sender, the posts,
 the answer are decided there).
+
+For a game, the mail is claimed before anything is applied (an ``InboundMail`` row with outcome
+``reading``, unique on the Message-ID's key, as the rooms' path does): of two deliveries of one
+mail at once (two web processes), one claims it, applies its lines and answers with what
+happened; the other reads nothing and sends nothing. The row gets the outcome once the lines are
+done. If the process dies between the claim and the outcome, a later
+delivery of that mail within ``CLAIM_TIMEOUT`` is not read; a later one takes the claim over
+and reads the mail again (its lines' idempotency keys keep what was applied from applying
+twice), so nothing stays claimed for good.
 
 For a game, the reply's own text (quoted thread and signature cut, ``reading.reply_text``) is
 read line by line (``reading.move_lines``: blank lines and ``#`` lines skipped, at most
@@ -43,21 +63,20 @@ at most ``MAX_MOVES`` lines and needs a valid signed address for a turn still go
 
 from __future__ import annotations
 
-import email
-import email.policy
 import hashlib
 import logging
 from dataclasses import dataclass, field
-from email.utils import parseaddr
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from config.exceptions import ApplicationError
 from games.mail import address as reply_address
-from games.mail import reading
+from games.mail import limits, reading
 from games.models import ActionLog, Game, InboundMail, Seat
 from games.services import clock, notify, submissions
 from games.services.rooms import by_mail
@@ -76,7 +95,8 @@ class InboundResult:
     """What became of one mail: for the entry points' logs and for tests."""
 
     #: ``applied`` (every line, maybe none), ``partly`` (some, then a refusal), ``refused``
-    #: (nothing applied), ``ignored`` (not a reply to us, or unreadable: no answer sent).
+    #: (nothing applied), ``ignored`` (not a reply to us, or unreadable: no answer sent),
+    #: ``parked`` (not read: over a limit, or its processing failed; ``refusal`` says which).
     outcome: str
     applied: tuple[str, ...] = ()
     refused_line: str | None = None
@@ -86,6 +106,21 @@ class InboundResult:
     answered: bool = False
     #: For a reply to a room's mail: the room (its posts are in ``applied``).
     room_id: int | None = None
+
+
+#: After this long, a game mail's claim (``reading``) is taken to be left by a delivery that
+#: stopped, and a new delivery of the mail takes it over (a mail's 40 lines take seconds).
+CLAIM_TIMEOUT = timedelta(minutes=10)
+
+#: Why a second delivery of a mail being read at this moment reads nothing.
+BEING_READ = "another delivery of this mail is being read at this moment: it answers"
+
+
+@dataclass
+class _Progress:
+    """How far ``_receive`` got with a mail: the record's key once known, for parking."""
+
+    key: str | None = None
 
 
 @dataclass
@@ -99,18 +134,31 @@ class _Answer:
 
 
 def receive_mail(raw: bytes) -> InboundResult:
-    """Read ``raw`` (a whole RFC 5322 message) and act on it as described in the module."""
-    if len(raw) > reading.MAX_MAIL_BYTES:
-        return _refuse_stranger(
-            _headers_only(raw), f"the mail is larger than {reading.MAX_MAIL_BYTES // 1024} KB"
-        )
+    """Read ``raw`` (a whole RFC 5322 message) and act on it as described in the module; a
+    failure parks the mail (never raised) unless the record of it cannot be written."""
+    progress = _Progress()
+    try:
+        return _receive(raw, progress)
+    except Exception as exc:
+        return _park_failed(raw, progress, exc)
+
+
+def _receive(raw: bytes, progress: _Progress) -> InboundResult:
+    reason = limits.refusal(raw)
+    if reason is not None:
+        return _park_unread(raw, reason)
     try:
         mail = reading.read_mail(raw)
     except (reading.UnreadableMail, ValueError) as exc:
         logger.info("inbound mail ignored: %s", exc)
         return InboundResult("ignored", refusal=str(exc))
-    key = hashlib.sha256(mail.message_id.encode("utf-8")).hexdigest()
-    if InboundMail.objects.filter(key=key).exists():
+    key = progress.key = hashlib.sha256(mail.message_id.encode("utf-8")).hexdigest()
+    seen = InboundMail.objects.filter(key=key).values_list("outcome", flat=True).first()
+    taken_over = seen == InboundMail.Outcome.READING and _take_over(key)
+    if seen == InboundMail.Outcome.READING and not taken_over:
+        logger.info("inbound mail %s: %s", mail.message_id, BEING_READ)
+        return InboundResult("refused", refusal=BEING_READ)
+    if seen is not None and not taken_over:
         return _refuse_stranger(
             mail, f"this mail ({mail.message_id}) was already processed: nothing is applied twice"
         )
@@ -131,6 +179,9 @@ def receive_mail(raw: bytes) -> InboundResult:
     if seat is None or seat.user is None:
         return _refuse_stranger(mail, "the game or seat of this reply address no longer exists")
     game, user = seat.game, seat.user
+    if not taken_over and not _claim(mail, key, seat):
+        logger.info("inbound mail %s: %s", mail.message_id, BEING_READ)
+        return InboundResult("refused", refusal=BEING_READ, game_id=game.pk)
     answer = _Answer(
         to=user.email, name=notify.person_name(seat), subject=mail.subject,
         message_id=mail.message_id,
@@ -149,6 +200,73 @@ def receive_mail(raw: bytes) -> InboundResult:
     applied, refused_line, reason, not_read = _apply_lines(game, seat, user, lines, key)
     answer.context["not_read"] = not_read
     return _finish(mail, key, seat, answer, applied, refused_line, reason)
+
+
+def _claim(mail: reading.InboundMail, key: str, seat: Seat) -> bool:
+    """Claim the mail for this delivery (its row, outcome ``reading``); ``False`` if another
+    delivery of it made the row first."""
+    try:
+        with transaction.atomic():
+            InboundMail.objects.create(
+                message_id=mail.message_id, key=key, sender=mail.sender, game=seat.game,
+                seat=seat, outcome=InboundMail.Outcome.READING,
+            )  # fmt: skip
+    except IntegrityError:
+        return False
+    return True
+
+
+def _take_over(key: str) -> bool:
+    """Take over a game mail's claim left by a delivery that stopped (older than
+    ``CLAIM_TIMEOUT``: the process died between the claim and the outcome); ``True`` if this
+    delivery now holds it. Safe for a game: its lines carry idempotency keys, so the lines the
+    stopped delivery applied are answered as applied, not applied again. Never for a room's
+    mail (its posts have no such keys): that claim stays, as the rooms' path decided."""
+    stale = timezone.now() - CLAIM_TIMEOUT
+    claims = InboundMail.objects.filter(
+        key=key, outcome=InboundMail.Outcome.READING, room__isnull=True, received_at__lt=stale
+    )
+    return claims.update(received_at=timezone.now()) == 1  # one of two at once wins
+
+
+def _park_unread(raw: bytes, reason: str) -> InboundResult:
+    """Park a mail over a limit, unread: its row (from a scan of its first header bytes) and,
+    the first time only, an answer to the sender if they are a registered user."""
+    head = limits.head_of(raw)
+    logger.info("inbound mail %s from %s parked unread: %s", head.message_id, head.sender, reason)
+    key = hashlib.sha256(head.message_id.encode("utf-8")).hexdigest()
+    _, created = InboundMail.objects.get_or_create(
+        key=key,
+        defaults={"message_id": head.message_id, "sender": head.sender[:254],
+                  "outcome": InboundMail.Outcome.PARKED, "reason": reason[:500]},
+    )  # fmt: skip
+    if not created:  # the same mail again: recorded and answered the first time
+        return InboundResult("parked", refusal=reason)
+    mail = reading.InboundMail(head.message_id, head.sender, (), head.subject, "")
+    told = _refuse_stranger(mail, reason)
+    return InboundResult("parked", refusal=reason, answered=told.answered)
+
+
+def _park_failed(raw: bytes, progress: _Progress, exc: Exception) -> InboundResult:
+    """Park a mail whose processing raised ``exc``: its row says so (the claim, if it was
+    made, becomes ``parked``); the traceback goes to the log. Re-raises ``exc`` when the row
+    cannot be written either (the database is down): the caller keeps the mail for later."""
+    head = limits.head_of(raw)
+    reason = f"processing failed ({type(exc).__name__}: {exc})"[:500]
+    logger.error("inbound mail %s from %s parked: %s", head.message_id, head.sender, reason,
+                 exc_info=exc)  # fmt: skip
+    key = progress.key or hashlib.sha256(head.message_id.encode("utf-8")).hexdigest()
+    try:
+        InboundMail.objects.update_or_create(
+            key=key,
+            defaults={"outcome": InboundMail.Outcome.PARKED, "reason": reason},
+            create_defaults={"message_id": head.message_id, "sender": head.sender[:254],
+                             "outcome": InboundMail.Outcome.PARKED, "reason": reason},
+        )  # fmt: skip
+    except Exception:
+        logger.exception("inbound mail %s could not be parked either", head.message_id)
+        raise exc from None
+    return InboundResult("parked", refusal=reason)
 
 
 def _to_room(
@@ -188,19 +306,6 @@ def _apply_lines(
         reason = f"a mail is read up to {reading.MAX_MOVES} moves; send the rest in another"
     not_read = len(lines) - len(applied) - (1 if reason else 0)
     return tuple(applied), refused_line, reason, not_read
-
-
-def _headers_only(raw: bytes) -> reading.InboundMail:
-    """The sender and Message-ID of a mail too large to read (its headers only are parsed)."""
-    head = raw[: 64 * 1024].split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
-    message = email.message_from_bytes(head, policy=email.policy.default)
-    return reading.InboundMail(
-        message_id=str(message.get("Message-ID", "")),
-        sender=parseaddr(str(message.get("From", "")))[1].strip().lower(),
-        recipients=(),
-        subject=" ".join(str(message.get("Subject", "")).split()),
-        text="",
-    )
 
 
 def _our_address(
@@ -305,18 +410,11 @@ def _finish(
     refused_line: str | None,
     refusal: str | None,
 ) -> InboundResult:
-    """Record the mail as processed and answer the player."""
+    """Record what became of the claimed mail and answer the player."""
     outcome = "refused" if refusal and not applied else "partly" if refusal else "applied"
-    try:
-        with transaction.atomic():
-            InboundMail.objects.create(
-                message_id=mail.message_id, key=key, sender=mail.sender, game=seat.game,
-                seat=seat, outcome=outcome, applied=len(applied), reason=(refusal or "")[:500],
-            )  # fmt: skip
-    except IntegrityError:
-        # The same mail, delivered twice at once, was recorded by the other delivery: its
-        # lines carried the same idempotency keys, and that delivery answers.
-        return InboundResult(outcome, applied, refused_line, refusal, seat.game_id)
+    InboundMail.objects.filter(key=key).update(
+        outcome=outcome, applied=len(applied), reason=(refusal or "")[:500]
+    )
     game = Game.objects.select_related("snapshot").get(pk=seat.game_id)
     seat.refresh_from_db(fields=["turns"])
     state = game_state(game) if game.status != Game.Status.OPEN else None

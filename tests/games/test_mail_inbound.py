@@ -200,6 +200,33 @@ def test_a_mail_delivered_again_after_a_crash_applies_its_lines_once(game, commi
     assert player_actions(game, version) == [placed]
 
 
+def test_a_claim_left_by_a_stopped_delivery_is_taken_over_after_the_timeout(game, commits):
+    """A delivery that died between its claim and its outcome leaves the row ``reading``: a
+    delivery within the timeout leaves it alone (it may still be at work), a later one takes it
+    over and reads the mail, the lines already applied answered as applied, not played twice."""
+    territory = placing(game, commits)
+    seat, version = seat_of(game, "alice"), game.version
+    line = f"place 1 {territory}"
+    raw = eml("late_reply.eml", reply_to=notify.reply_to(seat), move1=line)
+    assert receive_mail(raw).applied == (line,)
+    row = InboundMail.objects.get()
+    InboundMail.objects.filter(pk=row.pk).update(outcome="reading", applied=0)  # as if it died
+    mail.outbox.clear()
+
+    assert receive_mail(raw).refusal == inbound_mail.BEING_READ  # it may still be at work
+    assert mail.outbox == []
+    InboundMail.objects.filter(pk=row.pk).update(
+        received_at=row.received_at - inbound_mail.CLAIM_TIMEOUT
+    )
+
+    again = receive_mail(raw)
+
+    assert (again.outcome, again.applied, again.answered) == ("applied", (line,), True)
+    placed = {"type": "place", "player": "alice", "territory": territory, "armies": 1}
+    assert player_actions(game, version) == [placed]
+    assert InboundMail.objects.values_list("outcome", "applied").get() == ("applied", 1)
+
+
 def placing(game, commits) -> str:
     """Play alice (over the write path) until she places reinforcements with at least two
     armies left to place; a territory she may place on."""
@@ -277,12 +304,19 @@ def test_a_mail_is_read_up_to_its_move_limit(game, monkeypatch):
 
 
 def test_a_mail_too_large_is_refused_unread(game, monkeypatch):
-    monkeypatch.setattr(inbound_mail.reading, "MAX_MAIL_BYTES", 2048)
+    monkeypatch.setattr(inbound_mail.limits, "MAX_MAIL_BYTES", 2048)
     seat, version = seat_of(game, "alice"), game.version
     raw = eml("late_reply.eml", reply_to=notify.reply_to(seat), move1="end" + " " * 4000)
     result = receive_mail(raw)
-    assert (result.outcome, result.refusal) == ("refused", "the mail is larger than 2 KB")
+    assert (result.outcome, result.refusal) == ("parked", "the mail is larger than 2 KB")
     assert player_actions(game, version) == []
+    row = InboundMail.objects.get()  # parked: recorded with the rule it broke
+    assert (row.message_id, row.outcome, row.reason) == (
+        "<late-0001@example.org>",
+        "parked",
+        "the mail is larger than 2 KB",
+    )
+    assert "the mail is larger than 2 KB" in last_mail_to("alice@example.org").body
 
 
 def test_mail_not_sent_to_a_reply_address_is_ignored(game):

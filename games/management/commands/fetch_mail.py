@@ -3,14 +3,23 @@
 Two sources, each mail handed to the one inbound service (``inbound_mail.receive_mail``), as
 the anymail webhook does:
 
-- ``--maildir PATH``: a Maildir (``mailbox.Maildir``; e.g. what a local MTA or fetchmail
-  delivers to). Each message in ``new/`` is read and then moved to ``cur/`` marked seen (``S``),
-  so the next run skips it.
+- ``--maildir PATH``: a Maildir (e.g. what a local MTA or fetchmail delivers to). Each message
+  in ``new/`` is read and then moved to ``cur/`` marked seen (``S``), so the next run skips it;
+  a message the service *parks* (over a size or shape limit, or its processing failed: see
+  ``inbound_mail``) goes to the Maildir++ folder ``.Quarantine`` instead (its own ``cur/``), for
+  an operator to look at, and the run goes on with the next. The files are moved by name (the
+  Maildir way: a rename), never parsed here: ``mailbox``'s ``get_message`` would parse each mail
+  before the service's limits are checked.
 - IMAP (``--imap URL`` or ``MAIL_IMAP_URL``): ``imaps://user:password@host[:port]/FOLDER``
   (``imap://`` for plain IMAP with STARTTLS when the server offers it; folder ``INBOX`` when left
   out; user and password percent-encoded). The UNSEEN messages are fetched with ``BODY.PEEK[]``
   and flagged ``\\Seen`` once processed, so a run that crashes half-way reads the rest again
-  (the service recognises a mail it already processed by its Message-ID).
+  (the service recognises a mail it already processed by its Message-ID); a parked one is
+  flagged ``\\Flagged`` too.
+
+Each mail on its own: the service never raises for a mail's sake. If it raises all the same,
+the database cannot be written (not even to park the mail): the run stops there, the mail and
+the rest stay unread for the next run, and the command exits with an error.
 
 Run it from cron or a systemd timer (every minute is plenty for correspondence play). Prints one
 line per mail and a total.
@@ -20,7 +29,6 @@ from __future__ import annotations
 
 import contextlib
 import imaplib
-import mailbox
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -67,20 +75,43 @@ class Command(BaseCommand):
         return count
 
 
+#: The Maildir++ folder parked mails are moved to.
+QUARANTINE = ".Quarantine"
+
+
 def read_maildir(path: Path) -> Iterator[tuple[str, InboundResult]]:
-    """Process the messages in ``path``'s ``new/``; each moves to ``cur/`` once processed."""
+    """Process the messages in ``path``'s ``new/`` (up to ``BATCH``, oldest name first); each
+    moves to ``cur/``, or to the quarantine folder's ``cur/`` when the service parked it."""
     if not (path / "new").is_dir():
         raise CommandError(f"{path} is not a Maildir (it has no new/ folder)")
-    box = mailbox.Maildir(path, factory=None, create=False)
-    for key in sorted(box.iterkeys())[:BATCH]:
-        message = box.get_message(key)
-        if message.get_subdir() != "new":
+    names = sorted(p.name for p in (path / "new").iterdir() if not p.name.startswith("."))
+    for name in names[:BATCH]:
+        source = path / "new" / name
+        try:
+            raw = source.read_bytes()
+        except FileNotFoundError:  # taken by another run at the same moment
             continue
-        result = receive_mail(box.get_bytes(key))
-        message.set_subdir("cur")
-        message.add_flag("S")
-        box[key] = message
-        yield key, result
+        try:
+            result = receive_mail(raw)
+        except Exception as exc:
+            raise CommandError(
+                f"{name}: the mail could not be processed nor parked ({type(exc).__name__}: "
+                f"{exc}); it and the mails after it stay in new/ for the next run"
+            ) from exc
+        folder = _quarantine(path) if result.outcome == "parked" else path
+        with contextlib.suppress(FileNotFoundError):
+            source.rename(folder / "cur" / f"{name.split(':', 1)[0]}:2,S")
+        yield name, result
+
+
+def _quarantine(path: Path) -> Path:
+    """The Maildir's quarantine folder (Maildir++: ``.Quarantine`` with its own ``new``,
+    ``cur`` and ``tmp``, and a ``maildirfolder`` file), made on first use."""
+    folder = path / QUARANTINE
+    for sub in ("new", "cur", "tmp"):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+    (folder / "maildirfolder").touch()
+    return folder
 
 
 def read_imap(url: str) -> Iterator[tuple[str, InboundResult]]:
@@ -108,8 +139,9 @@ def read_imap(url: str) -> Iterator[tuple[str, InboundResult]]:
             raw = next((part[1] for part in fetched if isinstance(part, tuple)), None)
             if raw is None:
                 continue
-            result = receive_mail(raw)
-            client.uid("STORE", uid, "+FLAGS", "(\\Seen)")
+            result = receive_mail(raw)  # raises only when the database is down: stop here
+            flags = "(\\Seen \\Flagged)" if result.outcome == "parked" else "(\\Seen)"
+            client.uid("STORE", uid, "+FLAGS", flags)
             yield f"imap uid {uid.decode()}", result
     finally:
         with contextlib.suppress(imaplib.IMAP4.error, OSError):

@@ -103,7 +103,7 @@ def _claim(mail: reading.InboundMail, key: str, room: Room) -> InboundMail | Non
         with transaction.atomic():
             return InboundMail.objects.create(
                 message_id=mail.message_id, key=key, sender=mail.sender, room=room,
-                outcome=InboundMail.Outcome.REFUSED, reason="being read",
+                outcome=InboundMail.Outcome.READING,
             )  # fmt: skip
     except IntegrityError:
         return None
