@@ -40,10 +40,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def game(alice, commits, settings):
-    """A 2-seat untimed game, alice and a bot, waiting for alice to set up her armies."""
+    """A 2-seat untimed game, alice and a bot, waiting for alice to set up her armies. The bot
+    is easy: a hard bot that moves first (the seed is drawn per game) may beat alice, who plays
+    at random here, before her first reinforcements, which the tests need."""
     settings.MAIL_REPLY_DOMAIN = DOMAIN
     settings.SITE_URL = "https://warboard.example.org"
-    game = started(commits, alice, seats=2, time_control="untimed", minutes=None)
+    game = started(commits, alice, seats=2, time_control="untimed", minutes=None, ai_level="easy")
     assert waiting(game) == {"alice"}
     return game
 
