@@ -10,9 +10,9 @@ code: a client could not tell an outage (try again shortly) from a bug. Now:
   ``Retry-After``: under ``/api/`` in the API's one error shape (``error`` ``unavailable``,
   ``backend`` ``database`` or ``redis``), elsewhere as plain text;
 - ``SocketBackendGuard`` wraps the websocket application: a socket whose handshake (or later
-  work) meets such an error is accepted and closed with code 1013 ("try again later"), after
-  an ``error`` message with status 503 saying which backend is down (daphne cannot send a
-  close reason, nor refuse a handshake with any status but 403).
+  work) meets such an error is accepted and closed with code 4503, after an ``error`` message
+  with status 503 saying which backend is down (daphne cannot send a close reason, nor refuse
+  a handshake with any status but 403).
 """
 
 from __future__ import annotations
@@ -35,10 +35,14 @@ logger = logging.getLogger("warboard.outages")
 DATABASE_ERRORS = (OperationalError, InterfaceError)
 REDIS_ERRORS = (RedisConnectionError, RedisTimeoutError)
 BACKEND_ERRORS = DATABASE_ERRORS + REDIS_ERRORS
+#: What the messages call each backend.
+NAMES = {"database": "database", "redis": "Redis server"}
 #: Seconds a client is told to wait before trying again.
 RETRY_AFTER_SECONDS = 5
-#: The websocket close code for "try again later" (RFC 6455 registry).
-CLOSE_TRY_AGAIN_LATER = 1013
+#: The websocket close code of an outage: 4000 + the HTTP status, like the game socket's 4401
+#: and 4404. Not 1013 ("try again later"): daphne's websocket library (autobahn) lets a server
+#: close with 1000 or 3000-4999 only, and turns anything else into a 1011 server error.
+CLOSE_UNAVAILABLE = 4503
 
 API_PREFIX = "/api/"
 
@@ -55,7 +59,7 @@ def backend_of(error: BaseException) -> str:
 
 def unavailable_body(backend: str) -> dict[str, Any]:
     """The API error body of an outage of ``backend``."""
-    message = f"the {backend} is unavailable; try again in {RETRY_AFTER_SECONDS} seconds"
+    message = f"the {NAMES[backend]} is unavailable; try again in {RETRY_AFTER_SECONDS} seconds"
     return error_body("unavailable", None, message, backend=backend)
 
 
@@ -78,14 +82,14 @@ class BackendUnavailableMiddleware:
         if request.path.startswith(API_PREFIX):
             response = JsonResponse(unavailable_body(backend), status=503)
         else:
-            text = f"The {backend} is unavailable. Try again in {RETRY_AFTER_SECONDS} seconds.\n"
+            text = f"The {NAMES[backend]} is unavailable. Try again in {RETRY_AFTER_SECONDS} s.\n"
             response = HttpResponse(text, status=503, content_type="text/plain; charset=utf-8")
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
 
 
 class SocketBackendGuard:
-    """Close a websocket with 1013 when the application under it meets a backend outage."""
+    """Close a websocket with 4503 when the application under it meets a backend outage."""
 
     def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]]) -> None:
         self.app = app
@@ -110,7 +114,7 @@ class SocketBackendGuard:
         except BACKEND_ERRORS as error:
             backend = backend_of(error)
             logger.warning("%s unavailable: websocket %s closed with %s (%s: %s)", backend,
-                           scope.get("path"), CLOSE_TRY_AGAIN_LATER, type(error).__name__,
+                           scope.get("path"), CLOSE_UNAVAILABLE, type(error).__name__,
                            error)  # fmt: skip
             if seen["close"]:
                 return
@@ -120,4 +124,4 @@ class SocketBackendGuard:
                 await send({"type": "websocket.accept"})
             body = {"type": "error", "status": 503, **unavailable_body(backend)}
             await send({"type": "websocket.send", "text": json.dumps(body)})
-            await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
+            await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
