@@ -19,6 +19,9 @@ What happens, in ``celery.worker.consumer.Consumer.on_connection_error_after_con
    ``connection.close()`` that Celery 5.7.0 added after ``collect()`` (it closes the channel
    again, which now tries to restore its unacknowledged messages), and the acknowledgement of
    a task that was running through the outage and ends after the worker has reconnected.
+   A channel whose close did complete has no connection at all (``channel.connection`` is
+   None), and acknowledging on it fails the same way (``'NoneType' object has no attribute
+   'client'``).
 
 Celery 5.6.3 with kombu 5.6.2 survives both (checked with the same worker and outage), so this
 is a regression of 5.7.0, which no release fixes yet; pinning 5.6.3 would give up 5.7.0's other
@@ -32,7 +35,7 @@ lost with Redis is queued again by the deadline sweep (``GAME_STALLED_SECONDS``)
 
 ``use()`` (called by ``config.celery``) points kombu's ``redis://`` and ``rediss://`` at this
 transport; ``tests/integration/test_faults.py`` kills a real Redis under a real worker during a
-bot turn.
+bot turn, and ``tests/integration/test_outages.py`` acknowledges on a collected channel.
 """
 
 from __future__ import annotations
@@ -48,10 +51,12 @@ SCHEMES = ("redis", "rediss")
 
 
 class Channel(kombu_redis.Channel):
-    """kombu's redis channel, refusing with a connection error once its connection is gone."""
+    """kombu's redis channel, refusing with a connection error once its connection is gone:
+    released by ``collect()`` (``transport.client`` is None) or the channel closed for good
+    (``channel.connection`` is None)."""
 
     def _connparams(self, asynchronous: bool = False) -> Any:
-        if self.connection.client is None:
+        if self.connection is None or self.connection.client is None:
             raise RedisConnectionError("the broker connection of this channel was closed")
         return super()._connparams(asynchronous=asynchronous)
 

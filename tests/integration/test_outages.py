@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import socket
 import threading
 import time
@@ -216,3 +217,20 @@ def test_with_redis_gone_a_websocket_is_closed_with_4503_and_a_reason_not_a_500(
             "message": "the Redis server is unavailable; try again in 5 seconds",
         }], path  # fmt: skip
     assert "redis unavailable: websocket /ws/ping/ closed with 4503" in web.text()
+
+
+def test_a_broker_channel_whose_connection_is_gone_refuses_with_a_connection_error():
+    """config.redis_broker, the cause of the worker's exit in one step: once Celery has
+    collected a lost connection, acknowledging a task on its channel (a task that ran through
+    the outage) must raise an error kombu and Celery handle ("Couldn't ack"), not an
+    AttributeError that stops the worker. Uses the machine's Redis only to open the channel;
+    nothing is written to it."""
+    from config.celery import app
+
+    with app.connection_for_write(os.environ["REDIS_URL"]) as connection:
+        channel = connection.default_channel
+        connection.collect()
+        channel.close()  # a second close is harmless
+        with pytest.raises(connection.connection_errors) as raised:  # not AttributeError
+            channel.basic_ack("a-delivery-tag")
+        assert "connection of this channel was closed" in str(raised.value)
