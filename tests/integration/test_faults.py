@@ -16,6 +16,8 @@ decision applied twice or lost would fail it.
   (``task_reject_on_worker_lost``); then the whole worker SIGKILLed: its task is stuck unacked
   in Redis for the visibility timeout, so the sweep queues the driver again for the fresh
   worker.
+- Redis killed for 20 s under a worker holding a task during a bot turn: the same worker
+  reconnects (config.redis_broker; Celery 5.7.0 used to exit) and the game finishes.
 
 The sweep runs every second here and takes a game for stalled after 2 seconds (60 in
 production); the processes' logs are printed when a test fails.
