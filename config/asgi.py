@@ -18,6 +18,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from config.outages import SocketBackendGuard  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.web_errors import BodyLimit  # noqa: E402
 from games.services import deadlines  # noqa: E402
@@ -26,8 +27,8 @@ from games.socket_auth import TokenAuthMiddlewareStack  # noqa: E402
 application = ProtocolTypeRouter(
     {
         "http": BodyLimit(django_asgi_app),
-        "websocket": AllowedHostsOriginValidator(
-            TokenAuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        "websocket": SocketBackendGuard(
+            AllowedHostsOriginValidator(TokenAuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

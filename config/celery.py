@@ -20,6 +20,8 @@ from typing import Any
 
 from celery import Celery, Task
 
+from config import redis_broker
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 logger = logging.getLogger(__name__)
@@ -129,6 +131,8 @@ def _submitter(task: Task, args: tuple, kwargs: dict, task_id: str, future: Futu
     return submit
 
 
+# A lost Redis broker must not stop the worker (config.redis_broker): set before any connection.
+redis_broker.use()
 app = Celery("warboard", task_cls=WarboardTask)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()

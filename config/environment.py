@@ -43,6 +43,8 @@ def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
             config["CONN_MAX_AGE"] = 0  # Django refuses persistent connections with a pool
         else:
             config["CONN_MAX_AGE"] = int(env.get("DB_CONN_MAX_AGE", "0"))
+        if config["ENGINE"] == "django.db.backends.postgresql":
+            _fail_fast(config, env)
         # With a pool, Django passes ``ConnectionPool.check_connection`` as the pool's ``check``:
         # each connection is tested as it is handed out (one round trip) and a dead one
         # replaced. Without it a connection the server dropped (a restart,
@@ -63,6 +65,16 @@ def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
         # write lock as they do on the real file, instead of failing with "table is locked".
         "TEST": {"NAME": var_dir(base_dir, env) / "test_warboard.sqlite3"},
     }
+
+
+def _fail_fast(config: dict[str, Any], env: Mapping[str, str]) -> None:
+    """Give up on an unreachable PostgreSQL within seconds (``config.outages`` answers 503):
+    ``connect_timeout`` for each new connection, and the pool's ``timeout`` for a request
+    waiting on a connection (psycopg's default is 30 s, after which the request got a 500)."""
+    options = config.setdefault("OPTIONS", {})
+    options.setdefault("connect_timeout", int(env.get("DB_CONNECT_TIMEOUT", "3")))
+    if isinstance(options.get("pool"), dict):
+        options["pool"] = {**options["pool"], "timeout": float(env.get("DB_POOL_TIMEOUT", "4"))}
 
 
 def redis_url(env: Mapping[str, str]) -> str | None:

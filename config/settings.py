@@ -58,7 +58,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.web_errors.ErrorIdMiddleware",  # last: the first to see a view's exception
+    "config.web_errors.ErrorIdMiddleware",
+    # Last: the first to see a view's exception; a database or Redis outage is a 503, not a 500.
+    "config.outages.BackendUnavailableMiddleware",
 ]
 #: The largest request body the server reads (bytes); larger ones get a 413 before they are
 #: read (``config.web_errors.BodyLimit``). Actions and lobby requests are a few hundred bytes.

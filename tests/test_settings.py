@@ -158,13 +158,41 @@ def test_check_deploy_flags_the_local_defaults(python, bare_env):
 def test_postgresql_gets_a_connection_pool_unless_turned_off():
     url = {"DATABASE_URL": "postgres://alice@db:5432/warboard"}
     pooled = environment.database_config(url, Path("/srv"))
-    assert pooled["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 10}
+    assert pooled["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 10, "timeout": 4.0}
     # ... whose connections are checked as they are handed out (issue 15: dropped connections).
     assert pooled["CONN_HEALTH_CHECKS"] is True
     assert pooled["CONN_MAX_AGE"] == 0
     plain = environment.database_config({**url, "DB_POOL": "0", "DB_CONN_MAX_AGE": "60"}, Path("/"))
     assert "pool" not in plain.get("OPTIONS", {})
     assert plain["CONN_MAX_AGE"] == 60
+
+
+def test_an_unreachable_postgresql_fails_a_request_within_seconds_not_30():
+    """connect_timeout for each new connection and the pool's wait for one (psycopg's default
+    30 s, after which the request got a 500; config.outages answers 503 instead)."""
+    url = {"DATABASE_URL": "postgres://alice@db:5432/warboard"}
+    pooled = environment.database_config(url, Path("/srv"))
+    assert pooled["OPTIONS"]["connect_timeout"] == 3
+    assert pooled["OPTIONS"]["pool"]["timeout"] == 4.0
+    plain = environment.database_config({**url, "DB_POOL": "0"}, Path("/"))
+    assert plain["OPTIONS"] == {"connect_timeout": 3}
+    tuned = {**url, "DB_CONNECT_TIMEOUT": "1", "DB_POOL_TIMEOUT": "2.5"}
+    options = environment.database_config(tuned, Path("/"))["OPTIONS"]
+    assert (options["connect_timeout"], options["pool"]["timeout"]) == (1, 2.5)
+    sqlite = environment.database_config({}, Path("/srv"))
+    assert "connect_timeout" not in sqlite["OPTIONS"]
+
+
+def test_the_celery_broker_uses_the_redis_transport_that_survives_an_outage():
+    """config.redis_broker: a redis:// broker connection gets the transport whose channels
+    refuse with a connection error, not an AttributeError that stopped the worker, once
+    their connection is released. Nothing connects here."""
+    from config.celery import app
+    from config.redis_broker import Transport
+
+    for url in ("redis://127.0.0.1:1/0", "rediss://127.0.0.1:1/0"):
+        with app.connection_for_write(url) as connection:
+            assert isinstance(connection.transport, Transport)
 
 
 def test_a_task_of_a_killed_worker_goes_back_to_the_queue_within_minutes():

@@ -201,11 +201,12 @@ class Daphne(Process):
                 return error.code, raw.decode(errors="replace")
 
 
-def celery_worker(name: str, env: dict[str, str], log_dir: Path) -> Process:
-    """A Celery worker with one prefork pool child, as deployed (not the solo pool): killing
-    the child mid-task is the fault ``task_reject_on_worker_lost`` answers."""
+def celery_worker(name: str, env: dict[str, str], log_dir: Path, concurrency: int = 1) -> Process:
+    """A Celery worker with one prefork pool child by default (not the solo pool): killing
+    the child mid-task is the fault ``task_reject_on_worker_lost`` answers. The compose file
+    runs two (``concurrency=2``): the worker then fetches a second task while one runs."""
     argv = [str(BIN / "celery"), "-A", "config", "worker", "--pool", "prefork",
-            "--concurrency", "1", "--hostname", f"{name}@%h", "--without-gossip",
+            "--concurrency", str(concurrency), "--hostname", f"{name}@%h", "--without-gossip",
             "--without-mingle", "--without-heartbeat", "--loglevel", "INFO"]  # fmt: skip
     return Process(name, argv, env, log_dir)
 

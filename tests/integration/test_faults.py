@@ -16,6 +16,8 @@ decision applied twice or lost would fail it.
   (``task_reject_on_worker_lost``); then the whole worker SIGKILLed: its task is stuck unacked
   in Redis for the visibility timeout, so the sweep queues the driver again for the fresh
   worker.
+- Redis killed for 20 s under a worker holding a task during a bot turn: the same worker
+  reconnects (config.redis_broker; Celery 5.7.0 used to exit) and the game finishes.
 
 The sweep runs every second here and takes a game for stalled after 2 seconds (60 in
 production); the processes' logs are printed when a test fails.
@@ -83,8 +85,9 @@ class Stack:
     def worker(self) -> Process:
         return self.workers[-1]
 
-    def new_worker(self) -> Process:
-        worker = celery_worker(f"worker{len(self.workers) + 1}", self.env, self.log_dir)
+    def new_worker(self, concurrency: int = 1) -> Process:
+        name = f"worker{len(self.workers) + 1}"
+        worker = celery_worker(name, self.env, self.log_dir, concurrency)
         worker.start()
         self.workers.append(worker)
         return worker
@@ -368,3 +371,82 @@ def test_an_ai_turn_cut_by_a_killed_worker_completes_with_each_decision_applied_
     assert entries and all(key == f"ai:{seq - 1}:{actor}" for seq, actor, key in entries)
     after_the_kill = [seq for seq, _, _ in entries if seq > killed[0]]
     assert after_the_kill  # the bots went on moving after it
+
+
+# --- Redis killed under the worker during a bot turn ------------------------------------------
+
+#: How long Redis stays down under the worker (the outage in which the worker used to exit).
+REDIS_OUTAGE_SECONDS = 20
+
+
+def tasks_held(log: str) -> set[str]:
+    """Ids of the tasks a worker's log shows received and not yet finished: the messages it
+    holds unacknowledged (running, or waiting for their ETA)."""
+    received = set(re.findall(r"Task games\.\w+\[([0-9a-f-]+)\] received", log))
+    finished = re.findall(r"Task games\.\w+\[([0-9a-f-]+)\] (?:succeeded|retry|raised)", log)
+    return received - set(finished)
+
+
+def exit_lines(log: str) -> str:
+    """What a worker logged about losing the broker and exiting, and its last lines."""
+    said = [line for line in log.splitlines() if re.search(r"Restoring|CRITICAL|Error:", line)]
+    return "\n".join([*said, "...", log[-3000:]])
+
+
+def test_the_worker_survives_redis_killed_during_a_bot_turn_and_the_game_finishes(stack, alice):
+    """Redis is SIGKILLed while a bot's turn is under way and the worker holds a task (the
+    bots move 0.3 s apart: the turn's next move waits in the worker for its ETA), and started
+    again, empty, 20 s later. The same worker reconnects and the game finishes, with no one
+    restarting anything: the move lost with Redis is queued again by the sweep.
+
+    The worker runs two pool processes, as the compose file deploys it, so it goes on fetching
+    while it holds a task. Celery 5.7.0's consumer then stopped the worker at once ("Restoring
+    1 unacknowledged message(s)", then "Unrecoverable error: AttributeError(... 'hostname')";
+    config.redis_broker), and every bot turn, deadline and mail task waited on a hand."""
+    stack.worker.stop()
+    worker = stack.new_worker(concurrency=2)
+    stack.token = Token.objects.create(user=alice).key
+    status, created = stack.web.request("POST", "/api/games", {**GAME, "ai_delay_ms": 300},
+                                        stack.token)  # fmt: skip
+    assert status == 201, created
+    stack.game_id = created["id"]
+    for step in ("bots", "start"):
+        assert stack.web.request("POST", f"/api/games/{stack.game_id}/{step}", {},
+                                 stack.token)[0] == 200  # fmt: skip
+    outage: dict[str, float] = {}
+
+    def kill_redis_during_a_bots_turn(stack: Stack, detail: dict[str, Any]) -> None:
+        controller = (detail.get("turn") or {}).get("controller") or ""
+        if not outage:
+            bots_turn = detail["version"] >= 10 and controller.startswith("bot:")
+            if bots_turn and tasks_held(worker.text()):
+                stack.redis.kill()
+                outage.update(killed=time.monotonic(), version=detail["version"])
+        elif "restarted" not in outage:
+            # The worker notices at once; it must still be there, waiting to reconnect.
+            assert worker.running(), f"the worker exited:\n{exit_lines(worker.text())}"
+            if time.monotonic() - outage["killed"] < REDIS_OUTAGE_SECONDS:
+                time.sleep(0.5)
+                return
+            stack.redis.start()  # empty: what was queued in it is gone
+            stack.redis.wait_ready()
+            outage["restarted"] = time.monotonic()
+            # The rest of the game without the pause between AI moves, to end in time.
+            Game.objects.filter(pk=stack.game_id).update(ai_delay_ms=0)
+
+    final = play_to_the_end(stack, kill_redis_during_a_bots_turn)
+    assert "restarted" in outage
+    assert_finished_and_verified(stack, final)
+    # The same worker all along, still running; it held a task when Redis went.
+    assert stack.worker is worker and worker.running()
+    log = worker.text()
+    assert re.search(r"Restoring \d+ unacknowledged message\(s\)", log), log[-6000:]
+    assert "Unrecoverable error" not in log
+    assert log.count("Connected to redis://") == 2
+    # The move it held was lost with Redis: the sweep queued the bots' driver again.
+    assert "'kicked': 1" in log
+    # The bots moved again after the outage, on the same worker.
+    bots_after = ActionLog.objects.filter(
+        game_id=stack.game_id, source=ActionLog.Source.BOT, sequence__gt=outage["version"] + 1
+    )
+    assert bots_after.exists()
