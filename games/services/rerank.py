@@ -81,10 +81,15 @@ def rerank_game(game_id: int, models: Models = MODELS) -> Reranked | None:
         snapshot = models.snapshot.objects.select_for_update().filter(pk=game.pk).first()
         if snapshot is None:
             return None
-        state = load_state(snapshot.state)
+        try:
+            state = load_state(snapshot.state)
+        except (ValueError, TypeError, KeyError):  # not a state this engine reads: left alone
+            return None
         entries = list(models.log.objects.filter(game=game).order_by("sequence"))
         out = [e["seat"] for entry in entries for e in entry.events if e["type"] == "eliminated"]
-        recorded = _stored_order(snapshot) == out
+        # The order the board holds, stored or (saved before it was recorded) guessed by the
+        # upcaster: a board whose guess is right is left as it was stored.
+        recorded = state.eliminated == out
         state.eliminated = out
         if not state.over:
             if recorded:
@@ -116,8 +121,3 @@ def _save(models: Models, snapshot: Any, state: GameState) -> None:
     models.snapshot.objects.filter(pk=snapshot.pk).update(
         state=to_dict(state), schema_version=SCHEMA_VERSION
     )
-
-
-def _stored_order(snapshot: Any) -> list[str] | None:
-    order = snapshot.state.get("eliminated")
-    return list(order) if isinstance(order, list) else None
