@@ -29,7 +29,7 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
-from combat.risk_dice import battle_odds, roll_odds
+from combat.risk_dice import MAX_COMMITMENT, battle_odds, roll_odds
 from risk.rules.state import AS_NORMAL, Options
 
 #: Armies a side beyond which the odds are taken as at this size (they are ~0 or ~1 by then).
@@ -86,7 +86,7 @@ def _naval(attackers: int, defenders: int, committed: bool, block: int, rule: st
         return Odds(1.0, 0.0, 0.0)
     if attackers <= 0:
         return Odds(0.0, 0.0, 0.0)
-    a, d = min(attackers, CAP), min(defenders, CAP)
+    a, d, block = min(attackers, CAP), min(defenders, CAP), min(block, MAX_COMMITMENT)  # dice a roll
     if committed and a >= block:
         odds = battle_odds(
             block, d, mode="committed", reserves=a - block, naval=True, defender_dice=rule
