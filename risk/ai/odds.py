@@ -86,7 +86,7 @@ def _naval(attackers: int, defenders: int, committed: bool, block: int, rule: st
         return Odds(1.0, 0.0, 0.0)
     if attackers <= 0:
         return Odds(0.0, 0.0, 0.0)
-    a, d, block = min(attackers, CAP), min(defenders, CAP), min(block, MAX_COMMITMENT)  # dice a roll
+    a, d, block = min(attackers, CAP), min(defenders, CAP), min(block, MAX_COMMITMENT)
     if committed and a >= block:
         odds = battle_odds(
             block, d, mode="committed", reserves=a - block, naval=True, defender_dice=rule

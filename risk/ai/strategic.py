@@ -29,10 +29,13 @@ Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI9):
   turn the AI attacks the other players and other allies with it, never the player who plays it.
 - A seat's own hand: mobilization reveals every eligible card (a revealed card stays in the hand,
   RULES.md M3; with ``reveal_once`` it still reveals, since a die now beats one later).
-- AI5: what an ally takes and captures is the ally's. An ally that holds as many armies as the
-  AI's own army, or would be the board's largest army after its next turn, is not declared.
-  Playing an ally, the AI hurts the leading enemy player and does not grow the ally with
-  captures.
+- AI5: what an ally takes and captures is the ally's. A declaration is weighed: the allied
+  turn's worth (its hits on enemy players, a card for a conquest) against the ally's growth
+  times the share of its later turns played against the AI (every enemy player may declare it
+  too: against one enemy player refusing stops none of its growth), in full besides when it
+  would be the board's largest army. Playing an ally, the AI hurts the leading enemy player and
+  does not grow the ally with captures (they count against the attack when it is or would be
+  the largest army).
 - AI6: a naval attack is scored for every commitment allowed (a whole crew committed against a
   small ship suffers fewer total defeats, so fewer sink rolls, than a normal attack). The odds
   take the game's options (``min_commitment``, ``defender_dice``: RULES.md C10, C11).
@@ -1145,7 +1148,16 @@ class _Turn:
         best = max(sorted(allies), key=self.ally_net)
         if self.ally_net(best) < 0.0:
             return EndTurn(self.player)
-        return EndTurn(self.player, ally=best)
+        # A contested declaration plays the ally only with a card of its suit in the winning
+        # hand (A6): of the allies worth declaring, one whose suit our stash holds is surer.
+        held = {c[1] for c in self.state.seat(self.side.me).poker_cards if c != HIDDEN}
+        fit = [a for a in sorted(allies) if self.ally_net(a) >= 0.0]
+
+        def sure(ally: str) -> tuple[float, bool]:
+            suited = bool(set(self.state.seat(ally).suits) & held)
+            return self.ally_net(ally) * (1.0 if suited else 0.75), suited
+
+        return EndTurn(self.player, ally=max(fit, key=sure))
 
     # --- declarations and poker ------------------------------------------------------------
 
