@@ -23,7 +23,7 @@ and capture every army the defender loses. The levels:
   ferry idle armies to the front and pick up crews for landings; it transfers idle armies (and
   a border's surplus) to the most threatened border.
 
-Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI9):
+Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI10):
 
 - The allied army a player plays is the player's tool (rule text "Play Allied Army"): on its
   turn the AI attacks the other players and other allies with it, never the player who plays it.
@@ -35,7 +35,8 @@ Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI9):
   too: against one enemy player refusing stops none of its growth), in full besides when it
   would be the board's largest army. Playing an ally, the AI hurts the leading enemy player and
   does not grow the ally with captures (they count against the attack when it is or would be
-  the largest army).
+  the largest army). Of the allies worth declaring, one whose suit its poker cards hold first
+  (a contested ally is played only with a card of its suit in the winning hand).
 - AI6: a naval attack is scored for every commitment allowed (a whole crew committed against a
   small ship suffers fewer total defeats, so fewer sink rolls, than a normal attack). The odds
   take the game's options (``min_commitment``, ``defender_dice``: RULES.md C10, C11).
@@ -45,6 +46,8 @@ Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI9):
   targets.
 - AI9: cruises are started only for what the ship can reach. Ships pick up idle armies and drop
   a load at the front.
+- AI10: against one enemy player, an enemy army destroyed is worth a whole army (its loss is all
+  ours to gain; ``Side.army_weight``).
 """
 
 from __future__ import annotations
@@ -431,8 +434,8 @@ class _Turn:
                 left -= 2
         base = sorted(
             owned,
-            key=lambda t: -self.noisy(
-                self._base_value(side, t, left) - (left * 0.5 if t in flanked else 0.0)
+            key=lambda t: (
+                -self.noisy(self._base_value(side, t, left) - (left * 0.5 if t in flanked else 0.0))
             ),
         )
         if self.p.noise:

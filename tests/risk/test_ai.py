@@ -15,6 +15,7 @@ import pytest
 from combat.risk_dice import battle_odds
 from risk.ai import LEVELS, GreedyBot, StrategicBot
 from risk.ai import odds as exact
+from risk.ai.board_sense import ALLY_ARMY, ENEMY_ARMY, side_for
 from risk.ai.poker_sense import keep_for_choice, plan_draw
 from risk.ai.strategic import _Turn
 from risk.rules import apply, game_dice, new_game, pending_decisions
@@ -285,6 +286,33 @@ def test_it_declares_an_allied_army_at_the_end_of_its_turn() -> None:
     state.turn.transferred = True
     action = decide(hard(), state, "alice")
     assert action == EndTurn("alice", ally="ally-1")
+
+
+def test_of_allies_worth_alike_it_declares_one_whose_suit_it_holds() -> None:
+    """A6: a contested declaration plays the ally only when the winning hand holds a card of
+    its suit. The position above (both allies worth 0 to alice), ally-1 clubs and ally-2 hearts,
+    alice's poker card the king of hearts: ally-2, whose suit is sure to be in her hand."""
+    state = make_state(
+        allies=("ally-1", "ally-2"),
+        territories={"Alaska": ("alice", 30), "Alberta": ("bob", 3), "Peru": ("ally-2", 3)},
+        rest="ally-1",
+        phase="end",
+        suits={"ally-1": ["c"], "ally-2": ["h"]},
+        poker_hands={"alice": ["Kh"]},
+    )
+    assert state.turn is not None
+    state.turn.transferred = True
+    assert decide(hard(), state, "alice") == EndTurn("alice", ally="ally-2")
+
+
+def test_an_enemy_army_destroyed_is_worth_a_whole_army_against_one_enemy_player() -> None:
+    """With one enemy player left its every army lost is ours to gain (1.0); with two, the
+    third player gains from it too (``ENEMY_ARMY``, 0.5). An ally's army stays ``ALLY_ARMY``."""
+    two = make_state(allies=("ally-1",), rest="ally-1")
+    three = make_state(players=("alice", "bob", "carol"), allies=("ally-1",), rest="ally-1")
+    assert side_for(two, "alice").army_weight("bob") == 1.0
+    assert side_for(three, "alice").army_weight("bob") == ENEMY_ARMY == 0.5
+    assert side_for(two, "alice").army_weight("ally-1") == ALLY_ARMY
 
 
 # --- poker --------------------------------------------------------------------------------------
