@@ -23,7 +23,7 @@ and capture every army the defender loses. The levels:
   ferry idle armies to the front and pick up crews for landings; it transfers idle armies (and
   a border's surplus) to the most threatened border.
 
-Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI10):
+Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI11):
 
 - The allied army a player plays is the player's tool (rule text "Play Allied Army"): on its
   turn the AI attacks the other players and other allies with it, never the player who plays it.
@@ -48,6 +48,8 @@ Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI10):
   a load at the front.
 - AI10: against one enemy player, an enemy army destroyed is worth a whole army (its loss is all
   ours to gain; ``Side.army_weight``).
+- AI11: moving after an enemy player, the set-up gives no deterrence to a territory it could
+  flank before our first turn (the armies would be captured).
 """
 
 from __future__ import annotations

@@ -315,6 +315,19 @@ def test_an_enemy_army_destroyed_is_worth_a_whole_army_against_one_enemy_player(
     assert side_for(two, "alice").army_weight("ally-1") == ALLY_ARMY
 
 
+def test_moving_second_it_puts_no_deterrence_where_it_would_be_flanked() -> None:
+    """AI11: in game "s2" alice plays first. Bob's Great Britain borders three of her
+    territories (Iceland, Northern Europe, Scandinavia): flanked before bob's first turn, 2 more
+    armies there would be captured, so it keeps 1. India borders one (Middle East): its 2 more
+    deter a lone attack. The mass goes to Southern Europe, whose attacks pay most."""
+    state = new_game(["alice", "bob"], seed="s2")
+    assert state.first_seat == "alice"
+    arrangement = dict(decide(hard(), state, "bob").arrangement)
+    assert arrangement["Great Britain"] == 1
+    assert arrangement["India"] == 3
+    assert max(arrangement, key=lambda t: arrangement[t]) == "Southern Europe"
+
+
 # --- poker --------------------------------------------------------------------------------------
 
 
