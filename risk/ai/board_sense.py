@@ -65,7 +65,11 @@ class Side:
         return owner not in (self.acting, self.me)
 
     def army_weight(self, owner: str) -> float:
-        return ENEMY_ARMY if owner in self.enemies else ALLY_ARMY
+        """An enemy player's army destroyed: ``ENEMY_ARMY``, or a whole army against the one
+        enemy player left (its loss is then all ours to gain)."""
+        if owner not in self.enemies:
+            return ALLY_ARMY
+        return 1.0 if len(self.enemies) == 1 else ENEMY_ARMY
 
     # --- threats ---------------------------------------------------------------------------
 

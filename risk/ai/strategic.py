@@ -23,16 +23,20 @@ and capture every army the defender loses. The levels:
   ferry idle armies to the front and pick up crews for landings; it transfers idle armies (and
   a border's surplus) to the most threatened border.
 
-Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI9):
+Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI11):
 
 - The allied army a player plays is the player's tool (rule text "Play Allied Army"): on its
   turn the AI attacks the other players and other allies with it, never the player who plays it.
 - A seat's own hand: mobilization reveals every eligible card (a revealed card stays in the hand,
   RULES.md M3; with ``reveal_once`` it still reveals, since a die now beats one later).
-- AI5: what an ally takes and captures is the ally's. An ally that holds as many armies as the
-  AI's own army, or would be the board's largest army after its next turn, is not declared.
-  Playing an ally, the AI hurts the leading enemy player and does not grow the ally with
-  captures.
+- AI5: what an ally takes and captures is the ally's. A declaration is weighed: the allied
+  turn's worth (its hits on enemy players, a card for a conquest) against the ally's growth
+  times the share of its later turns played against the AI (every enemy player may declare it
+  too: against one enemy player refusing stops none of its growth), in full besides when it
+  would be the board's largest army. Playing an ally, the AI hurts the leading enemy player and
+  does not grow the ally with captures (they count against the attack when it is or would be
+  the largest army). Of the allies worth declaring, one whose suit its poker cards hold first
+  (a contested ally is played only with a card of its suit in the winning hand).
 - AI6: a naval attack is scored for every commitment allowed (a whole crew committed against a
   small ship suffers fewer total defeats, so fewer sink rolls, than a normal attack). The odds
   take the game's options (``min_commitment``, ``defender_dice``: RULES.md C10, C11).
@@ -42,6 +46,10 @@ Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI9):
   targets.
 - AI9: cruises are started only for what the ship can reach. Ships pick up idle armies and drop
   a load at the front.
+- AI10: against one enemy player, an enemy army destroyed is worth a whole army (its loss is all
+  ours to gain; ``Side.army_weight``).
+- AI11: moving after an enemy player, the set-up gives no deterrence to a territory it could
+  flank before our first turn (the armies would be captured).
 """
 
 from __future__ import annotations
@@ -53,7 +61,7 @@ from typing import Any
 
 from risk.ai import odds as exact
 from risk.ai import poker_sense
-from risk.ai.board_sense import Side, side_for
+from risk.ai.board_sense import CARD, ENEMY_ARMY, Side, side_for
 from risk.rules.actions import (
     Action,
     ActionSpec,
@@ -299,19 +307,56 @@ class _Turn:
             return ELIMINATION
         return PIRATE_SHIP if self.hunting else 0.0
 
-    def ally_grows_too_much(self, ally: str) -> bool:
-        """Would ``ally`` be stronger than our own army, or the board's strongest, after its
-        next turn? Its captures and reinforcements are its own."""
+    def ally_too_strong(self, ally: str) -> bool:
+        """Is ``ally`` the board's largest army, or would it be after its next turn? Its
+        captures and reinforcements are its own (AI5)."""
         if ally not in self._too_strong:
-            self._too_strong[ally] = self._grows_too_much(ally)
+            now = self.totals.get(ally, 0)
+            others = [v for seat, v in self.totals.items() if seat != ally]
+            self._too_strong[ally] = bool(others) and now + self.growth(ally) >= max(others)
         return self._too_strong[ally]
 
-    def _grows_too_much(self, ally: str) -> bool:
-        now = self.totals.get(ally, 0)
-        if now >= self.totals.get(self.side.me, 0):
-            return True  # already stronger than our own army
-        others = [v for seat, v in self.totals.items() if seat != ally]
-        return bool(others) and now + self.growth(ally) >= max(others)  # the board's strongest
+    def ally_gain(self, ally: str) -> float:
+        """What playing ``ally`` next is worth to us, in armies: for each of its territories
+        with 2 or more armies to attack with, the best hit on a neighbouring enemy player's
+        territory (half its spare armies, at most the defenders; an enemy army is worth
+        ``ENEMY_ARMY``, the leading enemy's 1.5 times that), and a ``CARD`` when it can take a
+        territory (spare armies >= defenders + 2: the player's extra Risk and poker card, A8)."""
+        side = Side(self.state, ally, self.side.me)
+        terr = self.state.territories
+        value, takes = 0.0, False
+        for name in sorted(side.mine):
+            spare = terr[name].armies - 1
+            if spare < 2:
+                continue
+            best = 0.0
+            for n in side.bmap.territories[name].adjacent:
+                holding = terr[n]
+                if holding.owner not in side.enemies:
+                    continue
+                weight = ENEMY_ARMY * (1.5 if holding.owner == self.leader else 1.0)
+                best = max(best, weight * min(spare / 2, holding.armies))
+                takes = takes or spare >= holding.armies + 2
+            value += best
+        return value + (CARD if takes else 0.0)
+
+    def ally_cost(self, ally: str) -> float:
+        """What ``ally``'s growth from the allied turn costs us, in armies: its reinforcements
+        (``growth``) weighed by the share of its later turns played against us. Every enemy
+        player may declare it too (A1), so with ``m`` of them we play about 1 in ``m + 1`` of
+        its turns and the others ``m``: the growth counts ``(m - 1) / (m + 1)`` (nothing with
+        one enemy player: refusing stops none of the turns played against us, it only gives up
+        ours). An ally that is or would become the board's largest army counts its growth in
+        full besides (AI5)."""
+        enemies = len(self.side.enemies)
+        if enemies == 0:
+            return 0.0
+        share = (enemies - 1) / (enemies + 1)
+        growth = self.growth(ally)
+        return growth * share + (growth if self.ally_too_strong(ally) and enemies > 1 else 0.0)
+
+    def ally_net(self, ally: str) -> float:
+        return self.ally_gain(ally) - self.ally_cost(ally)
 
     def spec(self, kind: str) -> ActionSpec:
         return self.specs[kind][0]
@@ -376,12 +421,31 @@ class _Turn:
                 for n in side.bmap.territories[t].adjacent
             )
         }
+        # Moving after an enemy player, a territory two or more of its territories border is
+        # flanked before our first turn: armies there are captured, not a deterrence.
+        later = self.p.blocks and self.state.first_seat != self.side.me
+        flanked = {
+            t
+            for t in owned
+            if later
+            and sum(
+                1
+                for n in side.bmap.territories[t].adjacent
+                if self.state.territories[n].owner in side.enemies
+            )
+            >= 2
+        }
         # Deterrence where an enemy player is next door, then mass the rest where attacks pay.
         for t in owned:
-            if t in exposed and left >= 2:
+            if t in exposed and t not in flanked and left >= 2:
                 armies[t] += 2
                 left -= 2
-        base = sorted(owned, key=lambda t: -self.noisy(self._base_value(side, t, left)))
+        base = sorted(
+            owned,
+            key=lambda t: (
+                -self.noisy(self._base_value(side, t, left) - (left * 0.5 if t in flanked else 0.0))
+            ),
+        )
         if self.p.noise:
             share = [left // 3, left // 3, left - 2 * (left // 3)]
             for t, n in zip(base, share, strict=False):
@@ -558,7 +622,7 @@ class _Turn:
             if owner == self.leader:
                 value += 3.0  # the leader hurt is the whole point of playing an ally
             losses *= 0.5
-            captures *= -0.5 if self.ally_grows_too_much(side.acting) else 0.0
+            captures *= -0.5 if self.ally_too_strong(side.acting) else 0.0
         return odds.win * value - losses + captures + side.army_weight(owner) * odds.defender_losses
 
     def place_ship(self) -> Action:
@@ -1103,27 +1167,21 @@ class _Turn:
         if not self.p.allies:
             ally = self.rng.choice(allies) if self.rng.random() < 0.3 else None
             return EndTurn(self.player, ally=ally)
-        # AI5: an ally that is already stronger than we are, or would become the board's
-        # strongest army after its turn, is not fed (its captures and growth are its own).
-        fit = [a for a in allies if not self.ally_grows_too_much(a)]
-        if not fit:
+        # AI5: an allied turn is declared when what it does to the other players outweighs
+        # what the ally's growth costs us (``ally_gain``, ``ally_cost``).
+        best = max(sorted(allies), key=self.ally_net)
+        if self.ally_net(best) < 0.0:
             return EndTurn(self.player)
-        return EndTurn(self.player, ally=max(sorted(fit), key=self._ally_value))
+        # A contested declaration plays the ally only with a card of its suit in the winning
+        # hand (A6): of the allies worth declaring, one whose suit our stash holds is surer.
+        held = {c[1] for c in self.state.seat(self.side.me).poker_cards if c != HIDDEN}
+        fit = [a for a in sorted(allies) if self.ally_net(a) >= 0.0]
 
-    def _ally_value(self, ally: str) -> float:
-        """What playing ``ally`` next could do to the other players: its armies next to
-        theirs (the leading enemy's counted double), its reinforcements, and any territory it
-        could take."""
-        side = Side(self.state, ally, self.side.me)
-        value = 0.0
-        for name in side.mine:
-            armies = self.state.territories[name].armies - 1
-            for n in side.bmap.territories[name].adjacent:
-                holding = self.state.territories[n]
-                if holding.owner in side.enemies and armies >= 2:
-                    weight = 2.0 if holding.owner == self.leader else 1.0
-                    value += weight * min(armies, 10) / (1 + holding.armies)
-        return value + len(side.mine) / 3
+        def sure(ally: str) -> tuple[float, bool]:
+            suited = bool(set(self.state.seat(ally).suits) & held)
+            return self.ally_net(ally) * (1.0 if suited else 0.75), suited
+
+        return EndTurn(self.player, ally=max(fit, key=sure))
 
     # --- declarations and poker ------------------------------------------------------------
 

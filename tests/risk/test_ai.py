@@ -15,9 +15,12 @@ import pytest
 from combat.risk_dice import battle_odds
 from risk.ai import LEVELS, GreedyBot, StrategicBot
 from risk.ai import odds as exact
+from risk.ai.board_sense import ALLY_ARMY, ENEMY_ARMY, side_for
 from risk.ai.poker_sense import keep_for_choice, plan_draw
+from risk.ai.strategic import _Turn
 from risk.rules import apply, game_dice, new_game, pending_decisions
 from risk.rules.actions import (
+    ActionSpec,
     Answer,
     Attack,
     Challenge,
@@ -32,7 +35,8 @@ from risk.rules.actions import (
     Sail,
     TurnIn,
 )
-from risk.rules.bots import Bot, decide, redacted_state
+from risk.rules.bots import Bot, bot_view, decide, redacted_state
+from risk.rules.engine import legal_actions
 from risk.rules.state import (
     COMMITTED,
     FLANKING,
@@ -268,8 +272,10 @@ def test_the_hard_bot_contests_a_declaration_and_answers_a_challenge() -> None:
 
 
 def test_it_declares_an_allied_army_at_the_end_of_its_turn() -> None:
-    """Alice (30 armies on Alaska) may declare ally-1 (39 territories of 1: stronger than her)
-    or ally-2 (Peru, 3 armies; about 3 more next turn): only ally-2 is safe to feed (AI5)."""
+    """Alice (30 armies on Alaska) may declare ally-1 (39 territories of 1, nothing to attack
+    with) or ally-2 (Peru, 3 armies; about 3 more next turn), neither next to bob. With bob
+    the only enemy player their growth costs nothing (AI5: bob may declare them as well); both
+    are worth 0, and ally-1 comes first."""
     state = make_state(
         allies=("ally-1", "ally-2"),
         territories={"Alaska": ("alice", 30), "Alberta": ("bob", 3), "Peru": ("ally-2", 3)},
@@ -279,7 +285,47 @@ def test_it_declares_an_allied_army_at_the_end_of_its_turn() -> None:
     assert state.turn is not None
     state.turn.transferred = True
     action = decide(hard(), state, "alice")
-    assert action == EndTurn("alice", ally="ally-2")
+    assert action == EndTurn("alice", ally="ally-1")
+
+
+def test_of_allies_worth_alike_it_declares_one_whose_suit_it_holds() -> None:
+    """A6: a contested declaration plays the ally only when the winning hand holds a card of
+    its suit. The position above (both allies worth 0 to alice), ally-1 clubs and ally-2 hearts,
+    alice's poker card the king of hearts: ally-2, whose suit is sure to be in her hand."""
+    state = make_state(
+        allies=("ally-1", "ally-2"),
+        territories={"Alaska": ("alice", 30), "Alberta": ("bob", 3), "Peru": ("ally-2", 3)},
+        rest="ally-1",
+        phase="end",
+        suits={"ally-1": ["c"], "ally-2": ["h"]},
+        poker_hands={"alice": ["Kh"]},
+    )
+    assert state.turn is not None
+    state.turn.transferred = True
+    assert decide(hard(), state, "alice") == EndTurn("alice", ally="ally-2")
+
+
+def test_an_enemy_army_destroyed_is_worth_a_whole_army_against_one_enemy_player() -> None:
+    """With one enemy player left its every army lost is ours to gain (1.0); with two, the
+    third player gains from it too (``ENEMY_ARMY``, 0.5). An ally's army stays ``ALLY_ARMY``."""
+    two = make_state(allies=("ally-1",), rest="ally-1")
+    three = make_state(players=("alice", "bob", "carol"), allies=("ally-1",), rest="ally-1")
+    assert side_for(two, "alice").army_weight("bob") == 1.0
+    assert side_for(three, "alice").army_weight("bob") == ENEMY_ARMY == 0.5
+    assert side_for(two, "alice").army_weight("ally-1") == ALLY_ARMY
+
+
+def test_moving_second_it_puts_no_deterrence_where_it_would_be_flanked() -> None:
+    """AI11: in game "s2" alice plays first. Bob's Great Britain borders three of her
+    territories (Iceland, Northern Europe, Scandinavia): flanked before bob's first turn, 2 more
+    armies there would be captured, so it keeps 1. India borders one (Middle East): its 2 more
+    deter a lone attack. The mass goes to Southern Europe, whose attacks pay most."""
+    state = new_game(["alice", "bob"], seed="s2")
+    assert state.first_seat == "alice"
+    arrangement = dict(decide(hard(), state, "bob").arrangement)
+    assert arrangement["Great Britain"] == 1
+    assert arrangement["India"] == 3
+    assert max(arrangement, key=lambda t: arrangement[t]) == "Southern Europe"
 
 
 # --- poker --------------------------------------------------------------------------------------
@@ -443,35 +489,71 @@ def test_a_larger_block_table_is_built_aside_never_refilled_in_place() -> None:
 # --- playing like a Risk player (rule readings AI5-AI9) ------------------------------------------
 
 
-def test_it_does_not_declare_an_ally_that_holds_more_armies_than_itself() -> None:
-    """AI5, rule text "Play Allied Army": captured armies become the ally's, so an ally is
-    the declarer's tool only while it is weaker. Ally-1 holds the 39 other territories (39
-    armies) against alice's 3 on Alaska: no ally is declared."""
+def _ally_position(players: tuple[str, ...], indonesia: int) -> GameState:
+    """Alice holds the 36 (or 37) territories left, 1 army each; bob Siam (3), carol Peru (3);
+    ally-1 Australia: Indonesia (``indonesia``), next to bob's Siam, and 3 territories of 1."""
+    territories = {
+        "Siam": ("bob", 3),
+        "Indonesia": ("ally-1", indonesia),
+        "New Guinea": ("ally-1", 1),
+        "Western Australia": ("ally-1", 1),
+        "Eastern Australia": ("ally-1", 1),
+    }
+    if "carol" in players:
+        territories["Peru"] = ("carol", 3)
     state = make_state(
-        allies=("ally-1",),
-        territories={"Alaska": ("alice", 3), "Alberta": ("bob", 3)},
-        rest="ally-1",
-        phase="end",
+        players=players, allies=("ally-1",), territories=territories, rest="alice", phase="end"
     )
     assert state.turn is not None
     state.turn.transferred = True
+    return state
+
+
+def _turn(state: GameState, player: str = "alice") -> _Turn:
+    view = bot_view(state, player)
+    specs: dict[str, list[ActionSpec]] = {}
+    for spec in legal_actions(view.state, player):
+        specs.setdefault(spec.type, []).append(spec)
+    return _Turn(hard(), view, specs)
+
+
+def test_an_ally_is_declared_when_its_turn_outweighs_its_growth() -> None:
+    """AI5, worked: ally-1 (Indonesia 10, 13 armies) plays next to bob's Siam (3), bob the
+    leading enemy (tied with carol, first by name). Gain: half its 9 spare armies, at most the
+    3 defenders, 3 x ``ENEMY_ARMY`` 0.5 x 1.5 (the leader) = 2.25, and a ``CARD`` (3.0): it can
+    take Siam (9 >= 3 + 2): 5.25. Cost: its growth, 3 (4 territories / 3, at least 3) + 2
+    (Australia) = 5, of which bob and carol play 2 turns in 3 against us and we 1: 5 x (2 - 1)
+    / 3 = 1.67; 13 + 5 = 18 is not the board's largest (alice 36). 5.25 > 1.67: declared."""
+    state = _ally_position(("alice", "bob", "carol"), 10)
+    turn = _turn(state)
+    assert turn.ally_gain("ally-1") == pytest.approx(5.25)
+    assert turn.ally_cost("ally-1") == pytest.approx(5 / 3)
+    assert decide(hard(), state, "alice") == EndTurn("alice", ally="ally-1")
+
+
+def test_an_ally_that_would_become_the_largest_army_costs_its_growth_in_full() -> None:
+    """AI5, worked: the same with Indonesia 31: ally-1 holds 34, and 34 + 5 = 39 >= alice's
+    36 would make it the board's largest army. Its growth then counts in full besides: cost
+    5 / 3 + 5 = 6.67 > gain 5.25 (the same hit and card): not declared. Refusing does stop
+    growth here, since we would play 1 of its 3 turns."""
+    state = _ally_position(("alice", "bob", "carol"), 31)
+    turn = _turn(state)
+    assert turn.ally_too_strong("ally-1")
+    assert turn.ally_gain("ally-1") == pytest.approx(5.25)
+    assert turn.ally_cost("ally-1") == pytest.approx(5 / 3 + 5)
     assert decide(hard(), state, "alice") == EndTurn("alice")
 
 
-def test_it_does_not_declare_an_ally_that_would_become_the_strongest_army() -> None:
-    """AI5: alice 40 (Alaska), bob 38 (Alberta's 3 and 35 filler territories of 1), ally-2
-    holds Australia, 4 territories of 9 = 36: weaker than alice, but its next turn adds 3 (4
-    territories / 3, at least 3) + 2 (Australia) = 41 >= alice's 40, the board's largest.
-    Ally-1 (Peru, 3) stays small: it is the one declared."""
-    australia = ("Indonesia", "New Guinea", "Western Australia", "Eastern Australia")
-    territories = {name: ("ally-2", 9) for name in australia}
-    territories |= {"Alaska": ("alice", 40), "Alberta": ("bob", 3), "Peru": ("ally-1", 3)}
-    state = make_state(
-        allies=("ally-1", "ally-2"), territories=territories, rest="bob", phase="end"
-    )
-    assert state.turn is not None
-    state.turn.transferred = True
-    assert sum(h.armies for h in state.territories.values() if h.owner == "bob") == 38
+def test_against_one_enemy_player_the_strongest_ally_is_still_declared() -> None:
+    """AI5, worked: with bob the only enemy player (Peru is alice's: 37 territories), bob may
+    declare ally-1 after each of his turns (A1) whatever alice does: refusing stops none of its
+    growth against her and gives up her allied turn. Cost 5 x (1 - 1) / (1 + 1) = 0 (and the
+    board's-largest cost needs another enemy player to feed it), gain 5.25: declared, though
+    ally-1 (34 + 5 = 39) would be the board's largest army, which the former cutoff refused."""
+    state = _ally_position(("alice", "bob"), 31)
+    turn = _turn(state)
+    assert turn.ally_too_strong("ally-1")
+    assert turn.ally_cost("ally-1") == 0.0
     assert decide(hard(), state, "alice") == EndTurn("alice", ally="ally-1")
 
 
