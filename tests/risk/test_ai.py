@@ -728,3 +728,27 @@ def test_with_a_least_commitment_of_3_it_flanks_with_blocks_of_3() -> None:
     assert action == Attack(
         "alice", target="Kamchatka", mode=FLANKING, flanks=(("Alaska", 3), ("Alaska", 3))
     )
+
+
+def test_a_battle_past_the_odds_cap_keeps_its_ratio() -> None:
+    """The odds are worked out at most 150 a side: a larger battle is shrunk in proportion and
+    its losses scaled back, so 1,981 against 171 is taken as 150 against 13 (13.2 times fewer),
+    not as 150 against 150 (each side clipped alone, which made the two look alike)."""
+    big = exact.normal(1981, 171)
+    small = exact.normal(150, 13)
+    assert big.win == pytest.approx(small.win) and big.win > 0.999
+    assert big.attacker_losses == pytest.approx(small.attacker_losses * 1981 / 150)
+    assert big.defender_losses == pytest.approx(13 * 1981 / 150)
+    assert exact.normal(150, 150).win < 0.9  # what the clipped battle used to report
+
+
+def test_an_overwhelming_stack_attacks_even_at_easy() -> None:
+    """Seed 6 of the soak never ended: an easy bot with 1,982 armies beside 171 never attacked
+    (a normal attack trades about one army for one, and the conquest's bounded worth never paid
+    for 171 armies). Own losses now count in proportion for a stack over 4 times the defenders:
+    it attacks."""
+    state = make_state(
+        territories={"Alaska": ("alice", 1982), "Kamchatka": ("bob", 171)}, rest="alice"
+    )
+    action = decide(StrategicBot(random.Random(0), "easy"), state, "alice")
+    assert isinstance(action, Attack) and action.target == "Kamchatka"
