@@ -31,7 +31,7 @@ def test_a_room_is_made_joined_and_a_battle_rolled_through_its_pages(chromium, s
 
         alice.goto("/rooms")
         expect(alice.locator("#rooms-status")).not_to_have_text("Loading rooms…")
-        alice.get_by_label("Name").fill("Spring 1942")
+        alice.get_by_label("Name", exact=True).fill("Spring 1942")
         alice.get_by_label("System").select_option("axis_allies")
         alice.get_by_label("A&A rules").select_option("dice")
         alice.get_by_label("The side you play").fill("Germany")  # the sides: Germany, Soviet Union

@@ -6,11 +6,12 @@ territories, with no ship and no cards, against a pirate whose 1-army ships coul
 Then holding every territory won. Now (revision 2, the default options) a stranded pirate is
 out (J6), a player landless at the start of 10 turns in a row is out at the next (J10), and
 holding every territory no longer ends a last-standing game (J5). Every game must end within
-``ROUND_BOUND`` rounds and ``ACTION_BOUND`` actions of random play. Over these 300 games the
-longest took 300 rounds, right at the bound (seed 174: two players slugging it out for 250
-rounds; p4 took the last territory in round 293 and p1's last ship went down in round 300,
-where domination used to end it at 293), the most actions were 15,088, the median game 49
-rounds (under the readings before revision 2: 253 rounds, 14,835 actions, 48 rounds).
+``ROUND_BOUND`` rounds and ``ACTION_BOUND`` actions of random play. On the final code of
+revision 2 (with the rule fixes, the loophole options at their defaults and the random sampler
+committing ``min_commitment``) the longest of these 300 games is seed 114: 358 rounds, 18,777
+actions (random play has no aim: two random players slug it out with large stacks). The bounds
+were 300 rounds and 20,000 actions before revision 2, whose longest game took 253 rounds and
+14,835 actions.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from risk.rules.actions import Concede
 from risk.rules.state import GameState
 
 GAMES = 300
-ROUND_BOUND = 300
-ACTION_BOUND = 20_000
+ROUND_BOUND = 400
+ACTION_BOUND = 25_000
 
 
 def play_to_the_end(seed: int) -> GameState:
