@@ -17,6 +17,7 @@ from __future__ import annotations
 import gzip
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import cache
@@ -64,22 +65,13 @@ def game_log_replay(game: Game) -> bytes:
     game runs (its seed is still secret)."""
     if game.status != Game.Status.FINISHED:
         raise ConflictError("the replay opens when the game is over", code="not_over")
-    key = log_cache_key(game)
-    cached = _cached(key)
-    if cached is not None:
-        return bytes(cached)
-    if not _logging.acquire(timeout=SLOT_WAIT):
-        raise UnavailableError(
-            "another replay is being prepared: try again in a few seconds", code="replays_busy"
+    return bytes(
+        _computed_once(
+            log_cache_key(game),
+            _logging,
+            lambda: gzip.compress(JSONRenderer().render(reading.replay(game)), compresslevel=6),
         )
-    try:
-        body = _cached(key)  # made by the request that held the slot before us?
-        if body is None:
-            body = gzip.compress(JSONRenderer().render(reading.replay(game)), compresslevel=6)
-            _keep(key, body)
-    finally:
-        _logging.release()
-    return bytes(body)
+    )
 
 
 def game_board_replay(game: Game) -> dict[str, Any]:
@@ -88,21 +80,26 @@ def game_board_replay(game: Game) -> dict[str, Any]:
     """
     if game.status != Game.Status.FINISHED:
         raise ConflictError("the replay opens when the game is over", code="not_over")
-    key = cache_key(game)
+    return _computed_once(cache_key(game), _computing, lambda: _replay(game))
+
+
+def _computed_once(key: str, slot: threading.BoundedSemaphore, build: Callable[[], Any]) -> Any:
+    """The cached answer under ``key``, else ``build()`` run in ``slot`` (one at a time per
+    process, so a burst of readers of one finished game computes it once) and cached."""
     cached = _cached(key)
     if cached is not None:
         return cached
-    if not _computing.acquire(timeout=SLOT_WAIT):
+    if not slot.acquire(timeout=SLOT_WAIT):
         raise UnavailableError(
             "another replay is being prepared: try again in a few seconds", code="replays_busy"
         )
     try:
-        body = _cached(key)  # computed by the request that held the slot before us?
+        body = _cached(key)  # made by the request that held the slot before us?
         if body is None:
-            body = _replay(game)
+            body = build()
+            _keep(key, body)
     finally:
-        _computing.release()
-    _keep(key, body)
+        slot.release()
     return body
 
 
