@@ -134,9 +134,10 @@ def alice(db):
     return get_user_model().objects.create_user("alice", password=PASSWORD)
 
 
-def create_game(stack: Stack) -> int:
+def create_game(stack: Stack, *, ai_delay_ms: int = 0) -> int:
     """alice creates the game over HTTP, fills it with bots and starts it."""
-    status, created = stack.web.request("POST", "/api/games", GAME, stack.token)
+    body = {**GAME, "ai_delay_ms": ai_delay_ms}
+    status, created = stack.web.request("POST", "/api/games", body, stack.token)
     assert status == 201, created
     game_id = created["id"]
     for step in ("bots", "start"):
@@ -346,13 +347,7 @@ def test_an_ai_turn_cut_by_a_killed_worker_completes_with_each_decision_applied_
     entry's own sequence minus one: none was applied twice, none at a version it did not see.
     """
     stack.token = Token.objects.create(user=alice).key
-    status, created = stack.web.request("POST", "/api/games", {**GAME, "ai_delay_ms": 300},
-                                        stack.token)  # fmt: skip
-    assert status == 201, created
-    stack.game_id = created["id"]
-    for step in ("bots", "start"):
-        assert stack.web.request("POST", f"/api/games/{stack.game_id}/{step}", {},
-                                 stack.token)[0] == 200  # fmt: skip
+    create_game(stack, ai_delay_ms=300)
     killed: list[int] = []
 
     def kill_during_a_bots_turn(stack: Stack, detail: dict[str, Any]) -> None:
@@ -406,13 +401,7 @@ def test_the_worker_survives_redis_killed_during_a_bot_turn_and_the_game_finishe
     stack.worker.stop()
     worker = stack.new_worker(concurrency=2)
     stack.token = Token.objects.create(user=alice).key
-    status, created = stack.web.request("POST", "/api/games", {**GAME, "ai_delay_ms": 300},
-                                        stack.token)  # fmt: skip
-    assert status == 201, created
-    stack.game_id = created["id"]
-    for step in ("bots", "start"):
-        assert stack.web.request("POST", f"/api/games/{stack.game_id}/{step}", {},
-                                 stack.token)[0] == 200  # fmt: skip
+    create_game(stack, ai_delay_ms=300)
     outage: dict[str, float] = {}
 
     def kill_redis_during_a_bots_turn(stack: Stack, detail: dict[str, Any]) -> None:
