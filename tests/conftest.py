@@ -72,6 +72,18 @@ def _end_other_sessions(connection) -> None:
     connection.close()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _task_modules_loaded() -> None:
+    """Celery's task modules, loaded before the first test. Otherwise the first task queued by
+    name in a process loads them (``games.services.queue``), and Celery's Django fixup then
+    runs ``django.setup()`` again, which configures logging anew: the root logger's handlers
+    are replaced and that test's ``caplog`` captures nothing more. Which test that is depends
+    on the order, and with pytest-xdist each worker runs its own share."""
+    from config.celery import app
+
+    app.loader.import_default_modules()
+
+
 @pytest.fixture(autouse=True)
 def _plain_static_storage(settings) -> None:
     """Templates resolve ``{% static %}`` without a collectstatic manifest."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 
@@ -66,3 +67,59 @@ def test_countdown_delays_the_run():
     assert result.ready() is False
     assert result.get(timeout=5)["token"] == "later"
     assert time.monotonic() - started >= 0.3
+
+
+# --- the tests' inline mode (WARBOARD_TASKS_INLINE) ---------------------------------------------
+
+#: What the inline chain below did, in order: ("start"|"end", n, how many tasks were running).
+trace: list[tuple[str, int, int]] = []
+running = 0
+
+
+@shared_task(name="tests.chain")
+def chain(n: int) -> int:
+    """Queues its successor (n - 1) while it runs, as the driver queues its sequel."""
+    global running
+    running += 1
+    trace.append(("start", n, running))
+    try:
+        if n:
+            chain.delay(n - 1)
+        return n
+    finally:
+        trace.append(("end", n, running))
+        running -= 1
+
+
+@shared_task(name="tests.fail_then_chain")
+def fail_then_chain() -> None:
+    """Queues a failing task, then one that works."""
+    fail.delay()
+    chain.delay(0)
+
+
+@pytest.fixture
+def inline(settings) -> None:
+    settings.WARBOARD_TASKS_INLINE = True
+    trace.clear()
+
+
+@pytest.mark.usefixtures("inline")
+def test_inline_a_task_queued_by_a_running_task_runs_after_it_not_inside_it():
+    assert chain.delay(2).get() == 2  # the outer task's own result
+    # All three ran before delay() returned, one after the other, never two at once.
+    assert trace == [
+        ("start", 2, 1), ("end", 2, 1),
+        ("start", 1, 1), ("end", 1, 1),
+        ("start", 0, 1), ("end", 0, 1),
+    ]  # fmt: skip
+
+
+@pytest.mark.usefixtures("inline")
+def test_inline_a_failure_is_logged_with_its_traceback_and_raised_once_the_queue_drained(caplog):
+    with caplog.at_level(logging.ERROR, logger="config.celery"), pytest.raises(ValueError):
+        fail_then_chain.delay()
+    assert trace == [("start", 0, 1), ("end", 0, 1)]  # queued after the failure: still ran
+    (record,) = [r for r in caplog.records if r.name == "config.celery"]
+    assert record.getMessage().startswith("inline task tests.fail[")
+    assert record.exc_info is not None and record.exc_info[0] is ValueError
