@@ -30,14 +30,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 
 from config.exceptions import ApplicationError
 from games.models import ActionLog, Game
 from games.services import lobby, selectors, submissions
 from risk.rules import sample_action
-from tests.conftest import ROOT
+from tests.conftest import ROOT, clear_cache
 from tests.games.conftest import client_for, make_user
 
 THREADS = 20
@@ -157,9 +156,9 @@ def fast_and_inline(settings):
     rest = settings.REST_FRAMEWORK
     rates = {**rest["DEFAULT_THROTTLE_RATES"], "actions": "1000/min"}
     settings.REST_FRAMEWORK = {**rest, "DEFAULT_THROTTLE_RATES": rates}
-    cache.clear()
+    clear_cache()  # this worker's keys only: not FLUSHDB
     yield
-    cache.clear()
+    clear_cache()
 
 
 @pytest.mark.services

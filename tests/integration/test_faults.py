@@ -57,7 +57,14 @@ from tests.integration.processes import (
     server_env,
 )
 
-pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+#: One xdist group: each test runs a whole stack (daphne, Celery worker and beat, a Redis) and
+#: kills parts of it against timing budgets (a request within 5 s, nothing moving for 4 s): two
+#: such stacks side by side would share the 2-core machine those budgets were set on. One worker
+#: runs them, one at a time.
+pytestmark = [
+    pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True),
+    pytest.mark.xdist_group("faults"),
+]  # fmt: skip
 
 PASSWORD = "a long enough password 7"
 #: A short game: three seats (alice and two bots, with the allied armies of a 3-player game),
