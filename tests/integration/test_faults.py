@@ -356,17 +356,23 @@ def test_an_ai_turn_cut_by_a_killed_worker_completes_with_each_decision_applied_
     stack.token = Token.objects.create(user=alice).key
     create_game(stack, ai_delay_ms=300)
     killed: list[int] = []
+    completed: list[int] = []
 
     def kill_during_a_bots_turn(stack: Stack, detail: dict[str, Any]) -> None:
         controller = (detail.get("turn") or {}).get("controller") or ""
-        if killed or detail["version"] < 10 or not controller.startswith("bot:"):
-            return
-        stack.worker.kill()
-        stack.new_worker()
-        killed.append(detail["version"])
+        if not killed:
+            if detail["version"] >= 10 and controller.startswith("bot:"):
+                stack.worker.kill()
+                stack.new_worker()
+                killed.append(detail["version"])
+        elif not completed and detail["version"] > killed[0] and controller == "alice":
+            # The cut turn has completed (the bots moved since, and it is alice's turn): the
+            # rest of the game without the pause between AI moves (it took most of the time).
+            Game.objects.filter(pk=stack.game_id).update(ai_delay_ms=0)
+            completed.append(detail["version"])
 
     final = play_to_the_end(stack, kill_during_a_bots_turn)
-    assert len(killed) == 1
+    assert len(killed) == 1 and len(completed) == 1
     assert_finished_and_verified(stack, final)
     bots = ActionLog.objects.filter(game_id=stack.game_id, source=ActionLog.Source.BOT)
     entries = list(bots.values_list("sequence", "actor", "idempotency_key"))
