@@ -58,6 +58,7 @@ def services_configured() -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _long_ones_first(items)
     if services_configured() or config.option.markexpr:
         return  # services are there, or the caller chose with -m (as `make test` does)
     keep = [item for item in items if item.get_closest_marker("services") is None]
@@ -65,6 +66,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if _deselected_services:
         config.hook.pytest_deselected(items=_deselected_services)
         items[:] = keep
+
+
+def _long_ones_first(items: list[pytest.Item]) -> None:
+    """The long tests (``slow`` sweeps, browser sessions) first, the rest in their order.
+    pytest-xdist hands tests out in this order as workers come free: a minute-long test drawn
+    last kept one worker busy while the other had nothing left to do."""
+    items.sort(key=lambda item: not (item.get_closest_marker("slow") or
+                                     item.get_closest_marker("browser")))  # fmt: skip
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
