@@ -54,11 +54,16 @@ def test_a_task_runs_with_its_arguments():
     assert ping.delay("t-1").get(timeout=5)["token"] == "t-1"
 
 
-def test_a_failing_task_reraises_on_get():
-    result = fail.delay()
-    with pytest.raises(ValueError, match="the AI resigned"):
-        result.get(timeout=5)
+def test_a_failing_task_reraises_on_get_and_is_logged_with_its_traceback(caplog):
+    """Nobody may ever call ``get`` (a queued AI turn): the failure is in the log regardless."""
+    with caplog.at_level(logging.ERROR, logger="celery.app.trace"):
+        result = fail.delay()
+        with pytest.raises(ValueError, match="the AI resigned"):
+            result.get(timeout=5)
     assert result.successful() is False
+    (record,) = [r for r in caplog.records if r.name == "celery.app.trace"]
+    assert "tests.fail[" in record.getMessage() and "raised unexpected" in record.getMessage()
+    assert record.exc_info is not None and record.exc_info[0] is ValueError
 
 
 def test_countdown_delays_the_run():
