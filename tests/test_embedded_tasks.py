@@ -74,26 +74,38 @@ def test_countdown_delays_the_run():
     assert time.monotonic() - started >= 0.3
 
 
-# --- the tests' inline mode (WARBOARD_TASKS_INLINE) ---------------------------------------------
+# --- no task runs inside another ---------------------------------------------------------------
 
-#: What the inline chain below did, in order: ("start"|"end", n, how many tasks were running).
+#: What the chain below did, in order: ("start"|"end", n, how many tasks this thread was in).
 trace: list[tuple[str, int, int]] = []
-running = 0
+_stack = threading.local()
 
 
 @shared_task(name="tests.chain")
 def chain(n: int) -> int:
     """Queues its successor (n - 1) while it runs, as the driver queues its sequel."""
-    global running
-    running += 1
-    trace.append(("start", n, running))
+    _stack.depth = getattr(_stack, "depth", 0) + 1
+    trace.append(("start", n, _stack.depth))
     try:
         if n:
             chain.delay(n - 1)
         return n
     finally:
-        trace.append(("end", n, running))
-        running -= 1
+        trace.append(("end", n, _stack.depth))
+        _stack.depth -= 1
+
+
+def test_a_task_queued_by_a_running_task_runs_on_a_pool_thread_of_its_own():
+    """The embedded default (what a server without a broker runs): queuing only hands the task
+    to the pool, so the driver's sequel never starts inside the run that queued it."""
+    trace.clear()
+    chain.delay(2)
+    deadline = time.monotonic() + 5
+    while len(trace) < 6 and time.monotonic() < deadline:  # the three ran, on either thread
+        time.sleep(0.01)
+    assert sorted(trace) == sorted(
+        (event, n, 1) for event in ("start", "end") for n in (2, 1, 0)
+    )  # fmt: skip
 
 
 @shared_task(name="tests.fail_then_chain")
@@ -101,6 +113,9 @@ def fail_then_chain() -> None:
     """Queues a failing task, then one that works."""
     fail.delay()
     chain.delay(0)
+
+
+# --- the tests' inline mode (WARBOARD_TASKS_INLINE) ---------------------------------------------
 
 
 @pytest.fixture
