@@ -52,8 +52,8 @@ screenshots:
 # broken link or a page missing from the navigation fails (tests/docs runs the same build).
 docs:
 	@scripts/bootstrap.sh docs
-	@.venv/bin/mkdocs serve -a 127.0.0.1:8001
+	@NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs serve -a 127.0.0.1:8001
 
 docs-build:
 	@scripts/bootstrap.sh docs
-	@.venv/bin/mkdocs build --strict
+	@NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict
