@@ -59,8 +59,7 @@ def test_a_python_block_that_shows_no_example_is_refused(tmp_path: Path) -> None
     ran, failures = run_examples(page)
     assert ran == 0
     assert failures == [
-        "page.md, the block at line 1 has no >>> example: show its output, or make it a "
-        "text block"
+        "page.md, the block at line 1 has no >>> example: show its output, or make it a text block"
     ]
 
 
