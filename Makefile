@@ -1,4 +1,10 @@
 # The two set-up commands (README): `make run` serves, `make test` runs the whole suite.
+
+# numba wraps its compiles in colorama's init/deinit when colorama is installed (the docs
+# extra brings it), and deinit puts back the sys.stdout it saw at init: a kernel compiled in the
+# start-up warm-up thread could swap the stdout another thread had just redirected (a doctest's,
+# a test's capture). Without the highlighting numba never touches sys.stdout.
+export NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING := 1
 .PHONY: run test test-quick lint bench bench-load screenshots docs docs-build
 
 run:

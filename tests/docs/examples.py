@@ -10,6 +10,7 @@ it would look like an example and be checked by nothing. Text that is not meant 
 from __future__ import annotations
 
 import doctest
+import threading
 from pathlib import Path
 
 from tests.docs.markdown import ROOT, blocks
@@ -20,6 +21,7 @@ FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 def run_examples(page: Path) -> tuple[int, list[str]]:
     """Run the page's Python blocks; return how many examples ran and one message per failure
     (empty when every example gave the output the page shows)."""
+    _wait_for_the_kernels()
     namespace: dict[str, object] = {"__name__": f"docs.{page.stem}"}
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=FLAGS)
@@ -41,3 +43,13 @@ def run_examples(page: Path) -> tuple[int, list[str]]:
         if result.failed:
             failures.append("".join(report))
     return ran, failures
+
+
+def _wait_for_the_kernels() -> None:
+    """Let the combat app's start-up thread finish compiling the numba kernels first. With
+    colorama installed, numba's compile restores the ``sys.stdout`` it saw when it began, which
+    would undo doctest's redirection mid-example on a fresh checkout ("Got nothing"); the
+    Makefile also turns that highlighting off for the whole suite."""
+    for thread in threading.enumerate():
+        if thread.name == "combat-warm-up":
+            thread.join()
