@@ -67,3 +67,15 @@ def test_every_relative_link_leads_to_a_file(page: Path) -> None:
 def test_every_repository_path_in_backticks_exists(page: Path) -> None:
     missing = [path for path in repo_paths(page) if not any(ROOT.glob(path.rstrip("/")))]
     assert missing == []
+
+
+def test_the_checkers_see_paths_and_links_and_skip_examples(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "See `combat/dice.py`, `risk/rules/`, `make run`, `/api/games/{id}` and `Makefile`;\n"
+        "[the rules](rules.md#dice), [a site](https://example.org), [here](#top).\n\n"
+        "```text\nnot/a/path.py [not a link](nowhere.md)\n```\n",
+        encoding="utf-8",
+    )
+    assert repo_paths(page) == ["combat/dice.py", "risk/rules/", "Makefile"]
+    assert relative_links(page) == ["rules.md#dice"]
