@@ -1,7 +1,7 @@
 """Finds imports that cross the functional-core boundary (design.md section 1).
 
-``combat``'s topic modules, everything under ``risk/rules`` and ``risk/ai`` (the AI, issue 16)
-and ``games/competition`` (the tournament and rating math, issue 19) must import no framework,
+``combat``'s topic modules, everything under ``risk/rules`` and ``risk/ai`` (the AI)
+and ``games/competition`` (the tournament and rating math) must import no framework,
 so the rules can be replayed, tested and benchmarked without a server.
 """
 

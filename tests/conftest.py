@@ -83,7 +83,7 @@ def _plain_static_storage(settings) -> None:
 
 @pytest.fixture(autouse=True)
 def _ai_moves_at_once(settings) -> None:
-    """Games made by tests move their AI without the pause people watch by (issue 16): a move
+    """Games made by tests move their AI without the pause people watch by: a move
     queued for later would not run in the tests' inline task mode."""
     settings.AI_DELAY_MS = 0
 

@@ -1,4 +1,4 @@
-"""Schemathesis against the served OpenAPI schema (issue 15, section 3).
+"""Schemathesis against the served OpenAPI schema.
 
 Every operation of ``/api/schema/`` gets a bounded number of generated requests, schema-valid
 and schema-violating, sent in process through Django's WSGI handler with a real user's API

@@ -1,4 +1,4 @@
-"""The web layer's own refusals in the API's error shape (issue 15, section 3): unknown API
+"""The web layer's own refusals in the API's error shape: unknown API
 paths, ids that overflow 64 bits, bodies over the limit, JSON nested too deeply, and 500s with
 an error id the log carries too. Each failed before ``config.web_errors``/``config.parsers``."""
 

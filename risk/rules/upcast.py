@@ -8,7 +8,7 @@ only the current version; everything older goes through ``load_state``.
 
 History:
 
-* **1 -> 2** (issue 14, when states moved from board tables to one JSON row):
+* **1 -> 2** (when states moved from board tables to one JSON row):
   - a naval battle saved before battles named each ship's target has no ``support`` and flanks
     without ``target``: every flank attacks the battle's one target and every other defending
     ship backs it (``from_dict`` used to patch this inline);

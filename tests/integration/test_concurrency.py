@@ -1,4 +1,4 @@
-"""Twenty submissions of one action at the same moment: exactly one applies (issue 7 section 6).
+"""Twenty submissions of one action at the same moment: exactly one applies.
 
 alice's set-up is pending at version 0. Twenty threads, released together by a barrier, send the
 same arrangement with ``expected_version=0``: ten with one shared idempotency key (a client

@@ -1,4 +1,4 @@
-"""Faults leave nothing stuck (issue 15, section 2), on the real stack the test starts itself.
+"""Faults leave nothing stuck, on the real stack the test starts itself.
 
 Each test runs daphne, a Celery worker (prefork, as deployed) and Celery beat against the test
 database and a Redis server of its own, plays a game of alice against two bots over HTTP while
@@ -333,7 +333,7 @@ def test_a_killed_worker_loses_no_decision_and_applies_none_twice(stack, alice):
     assert max(received.values()) == 2, received
 
 
-# --- an AI turn interrupted (issue 16) ----------------------------------------------------------
+# --- an AI turn interrupted -------------------------------------------------------------------
 
 
 def test_an_ai_turn_cut_by_a_killed_worker_completes_with_each_decision_applied_once(stack, alice):

@@ -1,4 +1,4 @@
-"""Redis commands per action (issue 14): a 6-seat game, all six seats and a spectator connected
+"""Redis commands per action: a 6-seat game, all six seats and a spectator connected
 over sockets, one action, at most 20 Redis commands from the submit until every socket has its
 update.
 

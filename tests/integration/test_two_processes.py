@@ -1,5 +1,5 @@
 """Two ASGI server processes sharing PostgreSQL and Redis: an action through one reaches a socket
-on the other (issue 7, section 3). Runs in the second pass of ``make test``.
+on the other. Runs in the second pass of ``make test``.
 
 Both daphne processes serve the test database of this run (pytest-django's ``test_<name>``; the
 test is transactional so they see its rows) and one channels-redis prefix of their own, so no

@@ -94,7 +94,7 @@ def test_classic_cards_are_14_of_each_symbol_and_2_wild(board):
 
 
 def test_one_map_file_serves_the_engine_and_the_cards():
-    """Issue 14: the map exists once, ``combat/data/classic-risk-map.json``; the engine's
+    """The map exists once, ``combat/data/classic-risk-map.json``; the engine's
     ``load_map`` and ``combat.cards`` read that same file (the sea graph included)."""
     from combat import cards
 
