@@ -81,8 +81,8 @@ def _measure(actions: int, modes: list) -> list[float]:
     (so each sees the same stages of it: states grow as a game goes on)."""
     from django.contrib.auth import get_user_model
 
-    from config.exceptions import ApplicationError
     from games.services import lobby, selectors, submissions
+    from games.web.exceptions import ApplicationError
     from risk.rules import pending_decisions
     from risk.rules.bots import RandomBot, decide
 

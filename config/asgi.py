@@ -20,9 +20,9 @@ from django.conf import settings  # noqa: E402
 
 from config.outages import SocketBackendGuard  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.web_errors import BodyLimit  # noqa: E402
 from games.services import deadlines  # noqa: E402
 from games.socket_auth import TokenAuthMiddlewareStack  # noqa: E402
+from games.web.web_errors import BodyLimit  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

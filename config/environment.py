@@ -156,7 +156,7 @@ def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
             "LOCATION": url,
             "KEY_PREFIX": "warboard",
             # An unreachable Redis fails a throttle's read in seconds, not minutes (the
-            # throttles then let the request through: config.throttles).
+            # throttles then let the request through: games.web.throttles).
             "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
         }
     }

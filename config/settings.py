@@ -58,12 +58,12 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.web_errors.ErrorIdMiddleware",
+    "games.web.web_errors.ErrorIdMiddleware",
     # Last: the first to see a view's exception; a database or Redis outage is a 503, not a 500.
     "config.outages.BackendUnavailableMiddleware",
 ]
 #: The largest request body the server reads (bytes); larger ones get a 413 before they are
-#: read (``config.web_errors.BodyLimit``). Actions and lobby requests are a few hundred bytes.
+#: read (``games.web.web_errors.BodyLimit``). Actions and lobby requests are a few hundred bytes.
 MAX_REQUEST_BODY = env.int("MAX_REQUEST_BODY", default=1024 * 1024)
 
 ROOT_URLCONF = "config.urls"
@@ -169,8 +169,8 @@ WHITENOISE_MANIFEST_STRICT = False
 
 # --- API ------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
-    # drf-spectacular's, plus the answers every view shares (401, 413, 415, 429; config.schema).
-    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
+    # drf-spectacular's, plus the answers every view shares (401, 413, 415, 429; games.web.schema).
+    "DEFAULT_SCHEMA_CLASS": "games.web.schema.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: DRF answers 401 with a ``WWW-Authenticate: Token`` challenge only when
         # the first class offers one, so a bad or missing token is a 401, as documented (issue
@@ -180,9 +180,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # One error shape for every 4xx: {"error": code, "message", "field", "allowed", ...}.
-    "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
+    "EXCEPTION_HANDLER": "games.web.exceptions.api_exception_handler",
     "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.JSONParser",
+        "games.web.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -202,7 +202,7 @@ REST_FRAMEWORK = {
         "tournaments": env.str("THROTTLE_TOURNAMENTS", default="60/min"),
         # Anonymous use of the combat calculators (combat.api.limits), per client address.
         "calculator": env.str("THROTTLE_CALCULATOR", default="60/min"),
-        # Anonymous readers of finished games' replays (games.api.throttles), per address.
+        # Anonymous readers of finished games' replays (games.common.throttles), per address.
         "replays": env.str("THROTTLE_REPLAYS", default="30/min"),
     },
 }
@@ -248,7 +248,7 @@ SPECTACULAR_SETTINGS = {
     # The schema states what the server accepts (issue 15): bodies are documented as JSON only
     # (a form body cannot carry the nested objects: options, an action), and a string that may
     # not be blank has minLength 1.
-    "PARSER_WHITELIST": ["config.parsers.JSONParser", "rest_framework.parsers.JSONParser"],
+    "PARSER_WHITELIST": ["games.web.parsers.JSONParser", "rest_framework.parsers.JSONParser"],
     "ENFORCE_NON_BLANK_FIELDS": True,
     # /api/docs/ loads Swagger UI from this server's static files, never a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -6,9 +6,9 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from games import inbound_webhook
 
-handler400 = "config.web_errors.handler400"
-handler404 = "config.web_errors.handler404"
-handler500 = "config.web_errors.handler500"
+handler400 = "games.web.web_errors.handler400"
+handler404 = "games.web.web_errors.handler404"
+handler500 = "games.web.web_errors.handler500"
 
 urlpatterns = [
     path("", include("games.urls")),

@@ -13,8 +13,8 @@ from typing import Any
 from django import forms
 
 from combat.axis_allies.editions import available_editions
-from config.exceptions import ApplicationError
 from games.models import AI_LEVELS, Game, Room, Tournament
+from games.web.exceptions import ApplicationError
 from risk.rules.state import WIN_CONDITIONS
 
 #: The service's field names that the form calls differently.

@@ -23,11 +23,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.exceptions import ApplicationError, ForbiddenError, NotFoundError
 from frontend.templatetags.tournaments import ordinal, points
 from frontend.tournament_forms import GROUPS, TournamentForm
 from games.models import Tournament
 from games.services.tournaments import access, pairing, reading, results, setup
+from games.web.exceptions import ApplicationError, ForbiddenError, NotFoundError
 
 #: The list's sections, in the order a visitor looks for them.
 SECTIONS = (

@@ -12,11 +12,11 @@ from django.views.decorators.http import require_GET
 from django.views.generic import TemplateView
 
 from combat.axis_allies.editions import available_editions, load_edition
-from config.exceptions import NotFoundError
 from frontend.notation_doc import notation_rows
 from frontend.rating_chart import history_chart
 from games.models import Rating
 from games.services import rating_board
+from games.web.exceptions import NotFoundError
 from risk.rules.board_map import MapError, load_board_shapes, load_map
 
 # Every unit of any edition, the revised edition's order first (the A&A form's rows).

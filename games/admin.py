@@ -17,7 +17,7 @@ no list column, filter, search field or change page shows it while the game is o
 game's page reveals it (``revealed_seed``). Players' client seeds are treated the same way, the
 board's page shows the public view until the end, and the action log (whose rolls would give
 away the deck order) is not browsable here at all: the replay API serves it once the game is
-over. Every admin here is a ``config.admin_secrets.SecretSafeAdmin``: the changelists accept
+over. Every admin here is a ``games.web.admin_secrets.SecretSafeAdmin``: the changelists accept
 only their declared filters as URL lookups and never a lookup, search or ordering that touches
 a secret field, so a crafted URL (``?server_seed__startswith=3``) is a 400 rather than an
 oracle on the seed.
@@ -38,8 +38,6 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
-from config.admin_secrets import ReadOnly, SecretSafeAdmin
-from config.exceptions import ApplicationError
 from games.models import (
     AI_LEVELS,
     Deadline,
@@ -61,6 +59,8 @@ from games.services import operations
 from games.services.tournaments import pairing
 from games.services.tournaments import setup as tournament_setup
 from games.services.tournaments.log import logged
+from games.web.admin_secrets import ReadOnly, SecretSafeAdmin
+from games.web.exceptions import ApplicationError
 from risk.rules import to_dict
 
 SECRET = "secret until the game is over"

@@ -8,11 +8,11 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.urls import register_converter
 
-        from config.web_errors import IdConverter, UsernameConverter
         from games import (
             inbound_webhook,
             signals,  # noqa: F401  (connects the receivers)
         )
+        from games.web.web_errors import IdConverter, UsernameConverter
 
         # The mail limits before anymail parses an inbound mail's MIME.
         inbound_webhook.install()

@@ -41,7 +41,7 @@ Server -> client:
 - ``{"type": "ack", "version", "sequence", "events"}``: the action's response, the same body as
   the HTTP 200. It arrives before the ``update`` of the same action.
 - ``{"type": "error", "status": 4xx, "error": code, "message", "field", "allowed", ...}``: the
-  one error shape of ``config.exceptions`` plus the HTTP status the same refusal would have had
+  one error shape of ``games.web.exceptions`` plus the HTTP status the same refusal would have had
   (409 ``stale_version`` carries ``version``; 401 ``not_authenticated`` for a spectator's action;
   400 ``parse_error`` with field ``body`` for malformed JSON; ``required``/``invalid`` naming the
   field for a bad message). An error never closes the socket, except the two refusals on
@@ -87,14 +87,6 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from rest_framework import exceptions as drf_exceptions
 
-from config import parsers
-from config.exceptions import (
-    BODY,
-    ApplicationError,
-    NotFoundError,
-    api_exception_handler,
-    error_body,
-)
 from games.services import (
     broadcast,
     chat,
@@ -103,6 +95,14 @@ from games.services import (
     reading,
     selectors,
     submissions,
+)
+from games.web import parsers
+from games.web.exceptions import (
+    BODY,
+    ApplicationError,
+    NotFoundError,
+    api_exception_handler,
+    error_body,
 )
 
 logger = logging.getLogger(__name__)

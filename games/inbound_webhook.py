@@ -35,8 +35,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
 
-from config.exceptions import BODY, error_body
 from games.mail import limits
+from games.web.exceptions import BODY, error_body
 
 logger = logging.getLogger(__name__)
 

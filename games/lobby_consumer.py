@@ -26,9 +26,9 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from rest_framework.settings import api_settings
 
-from config import parsers
-from config.exceptions import error_body
 from games.services.lobby_feed import LOBBY_GROUP
+from games.web import parsers
+from games.web.exceptions import error_body
 
 #: Close code of a socket past its address's cap.
 CLOSE_TOO_MANY = 4429
@@ -39,7 +39,7 @@ _open: Counter[str] = Counter()
 
 
 def client_address(scope: dict[str, Any]) -> str:
-    """The socket's client address, read as ``config.throttles`` reads an HTTP request's."""
+    """The socket's client address, read as ``games.web.throttles`` reads an HTTP request's."""
     client = scope.get("client") or ("unknown", 0)
     remote = str(client[0])
     proxies = api_settings.NUM_PROXIES

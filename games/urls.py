@@ -1,7 +1,9 @@
+"""The game server's plain HTTP routes (the ``/healthz`` probe)."""
+
 from django.urls import path
 
-from games import views
+from games.web import healthz
 
 urlpatterns = [
-    path("healthz", views.healthz, name="healthz"),
+    path("healthz", healthz.healthz, name="healthz"),
 ]

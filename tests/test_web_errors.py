@@ -1,6 +1,7 @@
 """The web layer's own refusals in the API's error shape (issue 15, section 3): unknown API
 paths, ids that overflow 64 bits, bodies over the limit, JSON nested too deeply, and 500s with
-an error id the log carries too. Each failed before ``config.web_errors``/``config.parsers``."""
+an error id the log carries too. Each failed before ``games.web.web_errors`` and
+``games.web.parsers``."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from asgiref.testing import ApplicationCommunicator
 from django.test import Client
 
-from config.web_errors import BodyLimit
+from games.web.web_errors import BodyLimit
 
 pytestmark = pytest.mark.django_db
 

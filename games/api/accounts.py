@@ -6,7 +6,7 @@ with a session are CSRF-checked: DRF's ``SessionAuthentication`` checks them for
 and ``login`` and ``register`` check them for everyone (against login CSRF, where another site
 signs the victim into an account it controls). ``GET csrf`` hands out the token and its cookie.
 Password checks are rate-limited (``LoginThrottle``, ``RegisterThrottle``). Every refusal uses
-the one error shape of ``config.exceptions``.
+the one error shape of ``games.web.exceptions``.
 """
 
 from __future__ import annotations
@@ -33,10 +33,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from config.exceptions import ApplicationError, ErrorSerializer
-from config.parsers import JSONParser
-from config.strict import ClosedSerializer, StrictBooleanField, StrictCharField
-from games.api.throttles import LoginThrottle, RegisterThrottle
+from games.common.throttles import LoginThrottle, RegisterThrottle
 from games.services.accounts import (
     profile_get_or_create,
     profile_update,
@@ -44,6 +41,9 @@ from games.services.accounts import (
     token_revoke,
     user_register,
 )
+from games.web.exceptions import ApplicationError, ErrorSerializer
+from games.web.parsers import JSONParser
+from games.web.strict import ClosedSerializer, StrictBooleanField, StrictCharField
 
 TAGS = ["accounts"]
 #: The user's email column (Django's ``AbstractUser.email``); a longer address is a 400, not a

@@ -20,7 +20,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
-from config.strict import ClosedSerializer, DocumentedListField
+from games.web.strict import ClosedSerializer, DocumentedListField
 from risk.rules.actions import ACTION_TYPES, Action
 
 SCALARS: dict[Any, dict[str, Any]] = {

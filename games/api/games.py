@@ -1,6 +1,6 @@
 """The lobby and play endpoints under ``/api/games``: parse, call a service, serialise.
 
-Every refusal is the one error shape (``config.exceptions``); the codes each endpoint can answer
+Every refusal is the one error shape (``games.web.exceptions``); the codes each endpoint can answer
 are listed in its OpenAPI description.
 """
 
@@ -17,18 +17,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.exceptions import ApplicationError, ErrorSerializer
-from config.strict import (
-    DocumentedDictField,
-    StrictBooleanField,
-    StrictCharField,
-    StrictIntegerField,
-)
-from config.web_errors import ID_MAX
 from games.api.action_schema import action_component
 from games.api.compressed import gzipped_json
 from games.api.game_schema import GameDetailOut, GameListOut
-from games.api.throttles import HintThrottle, ReplayThrottle
+from games.common.throttles import HintThrottle, ReplayThrottle
 from games.models import AI_LEVELS, MAX_SEATS, MIN_SEATS, Game
 from games.services import (
     access,
@@ -41,6 +33,14 @@ from games.services import (
     selectors,
     submissions,
 )
+from games.web.exceptions import ApplicationError, ErrorSerializer
+from games.web.strict import (
+    DocumentedDictField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictIntegerField,
+)
+from games.web.web_errors import ID_MAX
 from risk.rules import Options
 from risk.rules.board_map import map_names
 from risk.rules.state import MAX_PIRATE_TURNS
@@ -59,7 +59,7 @@ INVITE = OpenApiParameter(
 #: A whole number as a query parameter: digits, with a minus sign for a 400 min_value.
 _WHOLE = re.compile(r"-?[0-9]+")
 NOT_FOUND = "404 not_found for a missing id and for a private game the caller may not see."
-#: ``<id:game_id>`` in the URL: 1 to 18 digits (``config.web_errors.IdConverter``).
+#: ``<id:game_id>`` in the URL: 1 to 18 digits (``games.web.web_errors.IdConverter``).
 GAME_ID = OpenApiParameter(
     "game_id", {"type": "integer", "minimum": 0, "maximum": ID_MAX}, OpenApiParameter.PATH,
     description="The game's id (at most 18 digits; a longer one is no game's id: 404).",

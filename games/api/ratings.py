@@ -11,10 +11,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.exceptions import ErrorSerializer
 from games.api.games import _query_choice
 from games.models import Rating
 from games.services import rating_board
+from games.web.exceptions import ErrorSerializer
 
 
 class RatingOut(serializers.Serializer):

@@ -13,10 +13,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.exceptions import ErrorSerializer
 from games.api.games import GAME_ID, INVITE, NOT_FOUND, _invite
-from games.api.throttles import ReplayThrottle
+from games.common.throttles import ReplayThrottle
 from games.services import replay_board, selectors
+from games.web.exceptions import ErrorSerializer
 
 PATCH_OP_FIELDS = {
     "op": serializers.ChoiceField(choices=["add", "remove", "replace"]),

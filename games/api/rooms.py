@@ -19,8 +19,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.exceptions import ApplicationError, ErrorSerializer
-from config.strict import (
+from games.api.games import ERRORS, _query_count, _valid, after_param
+from games.common.throttles import RoomPostThrottle
+from games.models import MAX_SIDES, MIN_SIDES, Room, RoomEntry
+from games.services.rooms import access, journal, reading, setup, writing
+from games.web.exceptions import ApplicationError, ErrorSerializer
+from games.web.strict import (
     ClosedSerializer,
     DocumentedDictField,
     StrictBooleanField,
@@ -28,11 +32,7 @@ from config.strict import (
     StrictEnumField,
     StrictIntegerField,
 )
-from config.web_errors import ID_MAX
-from games.api.games import ERRORS, _query_count, _valid, after_param
-from games.api.throttles import RoomPostThrottle
-from games.models import MAX_SIDES, MIN_SIDES, Room, RoomEntry
-from games.services.rooms import access, journal, reading, setup, writing
+from games.web.web_errors import ID_MAX
 
 ROOM_ID = OpenApiParameter(
     "room_id",

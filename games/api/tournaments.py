@@ -19,8 +19,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.exceptions import ErrorSerializer, ForbiddenError
-from config.strict import (
+from games.api.games import ERRORS, _query_choice, _valid, options_schema
+from games.common.throttles import TournamentWriteThrottle
+from games.models import AI_LEVELS, Game, Room, Tournament, TournamentEntrant, TournamentTable
+from games.services import lobby
+from games.services.rooms.setup import MAX_DAYS_PER_TURN
+from games.services.tournaments import access, pairing, reading, results, setup
+from games.web.exceptions import ErrorSerializer, ForbiddenError
+from games.web.strict import (
     ClosedSerializer,
     DocumentedDictField,
     DocumentedListField,
@@ -29,13 +35,7 @@ from config.strict import (
     StrictEnumField,
     StrictIntegerField,
 )
-from config.web_errors import ID_MAX
-from games.api.games import ERRORS, _query_choice, _valid, options_schema
-from games.api.throttles import TournamentWriteThrottle
-from games.models import AI_LEVELS, Game, Room, Tournament, TournamentEntrant, TournamentTable
-from games.services import lobby
-from games.services.rooms.setup import MAX_DAYS_PER_TURN
-from games.services.tournaments import access, pairing, reading, results, setup
+from games.web.web_errors import ID_MAX
 
 STAFF = "403 staff_only for anyone but staff (401 when not signed in); nothing is written. "
 NOT_FOUND = "404 not_found (field id) for a missing tournament."
@@ -50,7 +50,7 @@ MAX_REASON = 200
 
 
 def _id_param(name: str, what: str) -> OpenApiParameter:
-    """``<id:name>`` in the URL: 1 to 18 digits (``config.web_errors.IdConverter``)."""
+    """``<id:name>`` in the URL: 1 to 18 digits (``games.web.web_errors.IdConverter``)."""
     return OpenApiParameter(
         name,
         {"type": "integer", "minimum": 0, "maximum": ID_MAX},

@@ -25,8 +25,8 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Q, QuerySet, Value
 from django.db.models.expressions import Combinable
 
-from config.exceptions import NotFoundError
 from games.models import Game, Seat
+from games.web.exceptions import NotFoundError
 
 #: The one message and field of a game the caller may not see, or that does not exist.
 NOT_FOUND_MESSAGE = "no such game"

@@ -14,8 +14,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
-from config.exceptions import ApplicationError
 from games.models import RESERVED_PREFIXES, Profile, is_reserved_name
+from games.web.exceptions import ApplicationError
 
 #: The profile fields ``profile_update`` writes; ``email`` lives on the user.
 PROFILE_FIELDS = ("display_name", "email_your_turn", "email_reminder", "email_game_over")

@@ -13,10 +13,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from config.exceptions import ConflictError, ForbiddenError
 from games.models import Game, Seat
 from games.services import snapshots
 from games.services.selectors import seat_of
+from games.web.exceptions import ConflictError, ForbiddenError
 from risk.ai.hints import hint
 from risk.rules.bots import bot_view
 from risk.rules.engine import legal_actions, pending_decisions

@@ -32,9 +32,9 @@ from typing import Any
 from django.core.cache import cache
 from django.db import transaction
 
-from config.exceptions import ApplicationError, ForbiddenError, ThrottledError
 from games.models import ChatMessage, Game, Seat
 from games.services import broadcast, selectors, snapshots
+from games.web.exceptions import ApplicationError, ForbiddenError, ThrottledError
 
 logger = logging.getLogger(__name__)
 

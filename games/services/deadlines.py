@@ -42,9 +42,9 @@ from django.db import close_old_connections, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from games.common.queue import enqueue
 from games.models import Deadline, Game, Seat
 from games.services import broadcast, dispatch, notify
-from games.services.queue import enqueue
 from games.services.rooms import clock
 
 logger = logging.getLogger(__name__)

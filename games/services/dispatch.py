@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 from django.db import transaction
 
+from games.common.queue import enqueue
 from games.models import Deadline, Game, Seat
 from games.services import broadcast, lobby_feed, presence
-from games.services.queue import enqueue
 from risk.rules import GameState
 
 if TYPE_CHECKING:

@@ -27,11 +27,11 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from config.exceptions import ApplicationError
+from games.common.queue import enqueue
 from games.models import ActionLog, Game, Seat
 from games.services import clock, dispatch, selectors, snapshots
 from games.services.play import Committed, commit_action, game_lock, game_seats, locked_state
-from games.services.queue import enqueue
+from games.web.exceptions import ApplicationError
 from risk.ai import StrategicBot
 from risk.rules import GameState
 from risk.rules.actions import Action, Leave

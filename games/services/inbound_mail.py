@@ -74,13 +74,13 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from config.exceptions import ApplicationError
 from games.mail import address as reply_address
 from games.mail import limits, reading
 from games.models import ActionLog, Game, InboundMail, Seat
 from games.services import clock, notify, submissions
 from games.services.rooms import by_mail
 from games.services.selectors import game_state
+from games.web.exceptions import ApplicationError
 from risk.rules import InvalidAction
 from risk.rules.notation import parse_action as parse_move
 

@@ -16,7 +16,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from combat.dice import commitment_of, new_seed
-from config.exceptions import ApplicationError, ConflictError, ForbiddenError
 from games.models import (
     AI_LEVELS,
     BOT_PREFIX,
@@ -31,6 +30,7 @@ from games.models import (
 from games.services import access, clock, dispatch, lobby_feed, selectors, snapshots
 from games.services.play import Committed, game_lock
 from games.services.seeds import engine_seed
+from games.web.exceptions import ApplicationError, ConflictError, ForbiddenError
 from risk.rules import Options, new_game
 from risk.rules.state import (
     AI,

@@ -14,12 +14,12 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from config.exceptions import ApplicationError, ConflictError
+from games.common.queue import enqueue
 from games.models import BOT_PREFIX, Deadline, Game, Seat
 from games.services import clock, dispatch, driver
 from games.services.deadlines import on_commit_notice, reschedule
 from games.services.play import game_lock, game_seats, locked_state
-from games.services.queue import enqueue
+from games.web.exceptions import ApplicationError, ConflictError
 
 
 def game_pause(game: Game) -> Game:

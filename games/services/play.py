@@ -19,9 +19,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from config.exceptions import ApplicationError, ConflictError, ForbiddenError
 from games.models import ActionLog, Game, GameSnapshot, Seat, is_reserved_name
 from games.services import access, clock, snapshots
+from games.web.exceptions import ApplicationError, ConflictError, ForbiddenError
 from risk.rules import (
     Action,
     GameState,

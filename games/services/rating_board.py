@@ -19,9 +19,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, ExpressionWrapper, F, FloatField, OuterRef, Q, QuerySet
 
-from config.exceptions import ApplicationError, NotFoundError
 from games.models import Rating, RatingChange, RoomSide, Seat
 from games.services.ratings import GLICKO_KINDS, is_provisional
+from games.web.exceptions import ApplicationError, NotFoundError
 
 #: The most rows a leaderboard shows.
 LEADERBOARD_SIZE = 50

@@ -23,11 +23,11 @@ from typing import Any
 from django.core.cache import cache
 from rest_framework.renderers import JSONRenderer
 
-from config.exceptions import ConflictError, UnavailableError
 from games.models import Game
 from games.services import reading
 from games.services.seeds import engine_seed
 from games.services.verify import game_replay_data
+from games.web.exceptions import ConflictError, UnavailableError
 from risk.rules.replay_board import LoggedAction, ReplayTooLong, board_replay
 from risk.rules.upcast import stored_options
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from config.exceptions import ConflictError
 from games.models import Game, GameSnapshot
+from games.web.exceptions import ConflictError
 from risk.rules import GameState, to_dict
 from risk.rules.state import SCHEMA_VERSION
 from risk.rules.upcast import load_state

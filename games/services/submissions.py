@@ -25,9 +25,9 @@ from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from django.db import IntegrityError, transaction
 
-from config.exceptions import ApplicationError, ThrottledError
 from games.models import ActionLog
 from games.services import dispatch, play
+from games.web.exceptions import ApplicationError, ThrottledError
 
 logger = logging.getLogger(__name__)
 

@@ -33,10 +33,10 @@ from typing import Any
 
 from combat.dice import commitment_of, derive_roll
 from combat.dice import verify as verify_rolls
-from config.exceptions import ConflictError
 from games.models import ActionLog, Game
 from games.services import snapshots
 from games.services.seeds import engine_seed
+from games.web.exceptions import ConflictError
 from risk.rules import (
     IllegalAction,
     InvalidAction,

@@ -13,9 +13,9 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from config.exceptions import ApplicationError
 from games.models import Game
 from games.services import driver, lobby, selectors, submissions
+from games.web.exceptions import ApplicationError
 from risk.rules import GameState, pending_decisions
 from risk.rules.bots import RandomBot, decide
 

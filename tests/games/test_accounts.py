@@ -12,10 +12,10 @@ from django.core.management import call_command
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from config.exceptions import ThrottledError
-from games.api.throttles import LoginThrottle
+from games.common.throttles import LoginThrottle
 from games.models import Profile
 from games.services import submissions
+from games.web.exceptions import ThrottledError
 
 pytestmark = pytest.mark.django_db
 

@@ -21,9 +21,9 @@ from django.test import RequestFactory
 from django.urls import reverse
 
 from combat.models import AABattle
-from config.admin_secrets import SECRET_FIELDS, SecretSafeAdmin
 from games.models import ActionLog, Game
 from games.services.rooms.setup import room_create
+from games.web.admin_secrets import SECRET_FIELDS, SecretSafeAdmin
 from tests.games import test_admin as admin_tests
 
 admin_client = admin_tests.admin_client

@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from config.exceptions import ApplicationError, ConflictError, ForbiddenError
 from games.models import ActionLog, Game, GameSnapshot
 from games.services import advice, driver, lobby, selectors
+from games.web.exceptions import ApplicationError, ConflictError, ForbiddenError
 from risk.rules.actions import EndTurn
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -16,7 +16,7 @@ from channels.db import database_sync_to_async
 from django.core.cache import cache
 from django.test import Client
 
-from config.parsers import MAX_JSON_DEPTH, TooDeep, check_depth, loads
+from games.web.parsers import MAX_JSON_DEPTH, TooDeep, check_depth, loads
 from tests.games.conftest import client_for, make_user
 from tests.games.test_consumer import connected, start_game, token_of
 from tests.games.test_lobby_live import lobby_socket

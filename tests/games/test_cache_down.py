@@ -50,7 +50,7 @@ def test_a_token_is_issued_when_the_login_throttles_redis_is_unreachable(alice, 
 
     settings.CACHES = DEAD_REDIS
     api = APIClient()
-    with caplog.at_level(logging.WARNING, logger="config.throttles"):
+    with caplog.at_level(logging.WARNING, logger="games.web.throttles"):
         issued = api.post(
             "/api/auth/token", {"username": "alice", "password": PASSWORD}, format="json"
         )
@@ -59,5 +59,5 @@ def test_a_token_is_issued_when_the_login_throttles_redis_is_unreachable(alice, 
         )
     assert issued.status_code == 200 and len(issued.json()["token"]) == 40
     assert refused.status_code == 400
-    warnings = [r.getMessage() for r in caplog.records if r.name == "config.throttles"]
+    warnings = [r.getMessage() for r in caplog.records if r.name == "games.web.throttles"]
     assert warnings == ["login throttle unavailable (cache down); request not counted"] * 2

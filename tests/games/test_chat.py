@@ -8,9 +8,9 @@ from channels.db import database_sync_to_async
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from config.exceptions import ApplicationError
 from games.models import ChatMessage, Seat
 from games.services import chat, lobby
+from games.web.exceptions import ApplicationError
 from tests.games.conftest import client_for, make_user
 from tests.sockets import game_socket, session_cookie
 

@@ -17,7 +17,6 @@ from django.core.cache import cache
 from django.core.cache.backends.locmem import LocMemCache
 
 from config.celery import app as celery_app
-from config.exceptions import ApplicationError, ConflictError
 from games import tasks
 from games.models import ActionLog, Deadline, Game, GameSnapshot, Seat
 from games.services import (
@@ -31,6 +30,7 @@ from games.services import (
     selectors,
     submissions,
 )
+from games.web.exceptions import ApplicationError, ConflictError
 from risk.rules import pending_decisions
 from risk.rules.bots import RandomBot, decide
 

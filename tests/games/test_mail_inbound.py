@@ -12,10 +12,10 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
-from config.exceptions import ConflictError
 from games.models import InboundMail
 from games.services import inbound_mail, notify
 from games.services.inbound_mail import receive_mail
+from games.web.exceptions import ConflictError
 from risk.rules.engine import legal_actions
 from risk.rules.notation import parse_action
 from tests.games import test_deadlines as shared

@@ -87,7 +87,7 @@ def test_client_seeds_are_mixed_in_seat_order_with_hmac():
 def test_an_account_named_like_an_allied_army_cannot_sit(alice):
     """The engine names allied armies ally-1, ally-2, ...: a person so named would be taken for
     one, so a user made outside registration (createsuperuser) is refused a seat."""
-    from config.exceptions import ApplicationError
+    from games.web.exceptions import ApplicationError
     from tests.games.conftest import make_user
 
     impostor = make_user("ally-1")

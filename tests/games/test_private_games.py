@@ -16,9 +16,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from config.exceptions import NotFoundError
 from games.models import Game, Seat
 from games.services import access, lobby, selectors, submissions
+from games.web.exceptions import NotFoundError
 from tests.games.conftest import client_for, make_user
 from tests.games.helpers import past_setup, play_out
 from tests.sockets import game_socket, session_cookie

@@ -1,6 +1,6 @@
 """``GET /api/games/{id}/replay`` of a finished game: computed once, sent gzipped, and anonymous
 readers rate-limited per address (games.services.replay_board.game_log_replay,
-games.api.compressed, games.api.throttles.ReplayThrottle).
+games.api.compressed, games.common.throttles.ReplayThrottle).
 
 A 4,430-entry game's replay was 2.1 MB and 0.4 s of CPU for every anonymous request. Each test
 here failed before: the log was read and rendered again for the second request, no answer was

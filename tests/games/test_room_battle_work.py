@@ -20,11 +20,11 @@ from django.core.cache import cache
 
 from combat.battle_notation import parse_battle
 from combat.battle_notation.price import battle_price
-from config.exceptions import ApplicationError, ThrottledError
 from games.correspondence import battles
 from games.models import InboundMail, Room, RoomEntry
 from games.services.inbound_mail import receive_mail
 from games.services.rooms import battle_work, journal
+from games.web.exceptions import ApplicationError, ThrottledError
 from tests.games.conftest import client_for
 from tests.games.mail_helpers import DOMAIN, last_mail_to
 from tests.games.test_rooms import seated

@@ -21,10 +21,10 @@ from django.core import mail
 from django.db import IntegrityError, connection, transaction
 
 from combat.dice import commitment_of, derive_roll
-from config.exceptions import ApplicationError, ConflictError, ForbiddenError, UnavailableError
 from games.models import JournalEdited, Room, RoomEntry
 from games.services.rooms import battle_work, clock, journal, reading, setup, writing
 from games.services.rooms.verify import room_verify
+from games.web.exceptions import ApplicationError, ConflictError, ForbiddenError, UnavailableError
 from tests.games.conftest import make_user
 
 START = datetime(2026, 11, 24, 10, 0, tzinfo=UTC)

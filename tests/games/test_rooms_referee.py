@@ -15,10 +15,10 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from config.exceptions import ApplicationError, ConflictError, ForbiddenError
 from games.models import Room, RoomEntry
 from games.services.rooms import journal, setup
 from games.services.rooms.verify import room_verify
+from games.web.exceptions import ApplicationError, ConflictError, ForbiddenError
 from tests.games.conftest import make_user
 
 

@@ -9,9 +9,9 @@ import pytest
 import time_machine
 from django.urls import reverse
 
-from config.exceptions import ApplicationError
 from games.models import ActionLog, GameSnapshot
 from games.services import selectors, snapshots, submissions
+from games.web.exceptions import ApplicationError
 from risk.rules import to_dict
 from tests.games.helpers import person_step, start_game
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
-from config.exceptions import ApplicationError, ConflictError, ForbiddenError
 from games.models import (
     Game,
     RatingChange,
@@ -23,6 +22,7 @@ from games.models import (
 )
 from games.services.rooms import journal
 from games.services.tournaments import pairing, reading, results, setup
+from games.web.exceptions import ApplicationError, ConflictError, ForbiddenError
 from tests.games.conftest import make_user
 
 ONE_ROUND = {"win": "round-limit", "round_limit": 1}

@@ -60,8 +60,8 @@ def test_a_round_whose_rooms_all_end_at_once_pairs_the_next_round_once():
 def test_staff_creating_the_same_name_at_once_get_one_event_and_409s():
     """Six staff at once, six times over: the name check passes for several of them at once
     now and then, and the unique index must then answer 409, not 500."""
-    from config.exceptions import ConflictError
     from games.models import Tournament
+    from games.web.exceptions import ConflictError
 
     staff = [make_user(f"referee{i}", is_staff=True) for i in range(6)]
     for attempt in range(6):

@@ -18,11 +18,11 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import transaction
 
-from config.exceptions import ConflictError
 from games.models import ActionLog, Game, GameSnapshot, Seat
 from games.services import lobby
 from games.services.seeds import engine_seed
 from games.services.verify import game_verify
+from games.web.exceptions import ConflictError
 from tests.conftest import ROOT
 from tests.games.conftest import client_for, make_user
 from tests.games.helpers import play_out

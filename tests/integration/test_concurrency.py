@@ -33,9 +33,9 @@ import pytest
 from django.core.cache import cache
 from django.db import connection
 
-from config.exceptions import ApplicationError
 from games.models import ActionLog, Game
 from games.services import lobby, selectors, submissions
+from games.web.exceptions import ApplicationError
 from risk.rules import sample_action
 from tests.conftest import ROOT
 from tests.games.conftest import client_for, make_user

@@ -17,7 +17,6 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from config.exceptions import ApplicationError
 from games.models import Game
 from games.services.verify import (
     ReplayFormatError,
@@ -26,6 +25,7 @@ from games.services.verify import (
     replay_data_from_json,
     verify_replay,
 )
+from games.web.exceptions import ApplicationError
 
 
 class Command(BaseCommand):

@@ -13,9 +13,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from config.exceptions import ApplicationError
 from games.models import Room
 from games.services.rooms.verify import room_verify
+from games.web.exceptions import ApplicationError
 
 
 class Command(BaseCommand):

@@ -13,8 +13,8 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from config.exceptions import ForbiddenError, NotFoundError
 from games.models import Room, RoomSide
+from games.web.exceptions import ForbiddenError, NotFoundError
 
 
 def not_found() -> NotFoundError:

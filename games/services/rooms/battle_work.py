@@ -38,7 +38,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from combat.battle_notation.price import BattlePrice, battle_price
-from config.exceptions import ApplicationError, ThrottledError, UnavailableError
+from games.web.exceptions import ApplicationError, ThrottledError, UnavailableError
 
 logger = logging.getLogger(__name__)
 

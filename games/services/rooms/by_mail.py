@@ -36,7 +36,6 @@ from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 
-from config.exceptions import ApplicationError
 from games.correspondence import mail_posts
 from games.correspondence.transcript import LABELS
 from games.mail import address as reply_address
@@ -44,6 +43,7 @@ from games.mail import reading
 from games.models import InboundMail, Room, RoomEntry, RoomSide
 from games.services.rooms import journal
 from games.services.rooms import mail as room_mail
+from games.web.exceptions import ApplicationError
 
 logger = logging.getLogger(__name__)
 

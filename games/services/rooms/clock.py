@@ -16,10 +16,10 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from games.common import queue
 from games.correspondence import timecontrol
 from games.correspondence.timecontrol import Phase
 from games.models import Room
-from games.services import queue
 from games.services.rooms import journal, writing
 
 logger = logging.getLogger(__name__)

@@ -38,18 +38,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from combat.errors import CombatInputError
-from config.exceptions import (
-    ApplicationError,
-    ConflictError,
-    ForbiddenError,
-    ThrottledError,
-    UnavailableError,
-)
+from games.common.queue import enqueue
 from games.correspondence import battles, timecontrol
 from games.correspondence.audit import Resolve
 from games.correspondence.rolls import RoomDice, roll_range
 from games.models import Room, RoomEntry, RoomSide
-from games.services.queue import enqueue
 from games.services.rooms import access, battle_work
 from games.services.rooms.writing import (
     MAX_TEXT,
@@ -62,6 +55,13 @@ from games.services.rooms.writing import (
     require_running,
     running_side,
     settle_vacation,
+)
+from games.web.exceptions import (
+    ApplicationError,
+    ConflictError,
+    ForbiddenError,
+    ThrottledError,
+    UnavailableError,
 )
 
 DECISIONS = ("upheld", "voided", "corrected")

@@ -25,10 +25,10 @@ from django.utils import timezone
 
 from combat.axis_allies.editions import available_editions
 from combat.dice import commitment_of, new_seed
-from config.exceptions import ApplicationError, ConflictError
 from games.models import MAX_SIDES, MIN_SIDES, Room, RoomEntry, RoomSide
 from games.services.rooms import access
 from games.services.rooms.writing import REFEREE, SERVER, STAFF, append, locked
+from games.web.exceptions import ApplicationError, ConflictError
 
 RULES = ("dice", "lowluck", "chess")
 MAX_DAYS_PER_TURN = 60

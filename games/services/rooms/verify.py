@@ -7,7 +7,6 @@ refused: its seed is secret until the end.
 
 from __future__ import annotations
 
-from config.exceptions import ConflictError
 from games.correspondence import battles
 from games.correspondence.audit import (
     AuditReport,
@@ -17,6 +16,7 @@ from games.correspondence.audit import (
     audit_room,
 )
 from games.models import Room, RoomEntry
+from games.web.exceptions import ConflictError
 
 
 def room_audit_data(room: Room) -> RoomAuditData:

@@ -17,11 +17,11 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from config.exceptions import ApplicationError, ConflictError
+from games.common import queue
 from games.correspondence import timecontrol
 from games.models import Room, RoomEntry, RoomSide
-from games.services import queue
 from games.services.rooms import access
+from games.web.exceptions import ApplicationError, ConflictError
 
 REFEREE = "referee"
 SERVER = "server"

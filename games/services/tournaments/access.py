@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from config.exceptions import ForbiddenError, NotFoundError
 from games.models import Tournament
+from games.web.exceptions import ForbiddenError, NotFoundError
 
 
 def require_staff(user: Any) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db import transaction
 
-from config.exceptions import ApplicationError, ConflictError
+from games.common.queue import enqueue
 from games.competition.formats import duel_round, table_round
 from games.models import (
     TableSeat,
@@ -24,10 +24,10 @@ from games.models import (
     TournamentTable,
 )
 from games.services import lobby
-from games.services.queue import enqueue
 from games.services.rooms import setup as room_setup
 from games.services.tournaments import access, reading
 from games.services.tournaments.log import logged
+from games.web.exceptions import ApplicationError, ConflictError
 
 #: Points of a bye, by format: Swiss as FIDE's C.04 (a pairing-allocated bye scores a win);
 #: a knockout bye goes through (scored as a win); a round robin's bye is the round off every

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from config.exceptions import NotFoundError
 from games.competition.duels import crosstable, duel_standings, knockout_winner
 from games.competition.points import standings as table_standings
 from games.models import TableSeat, Tournament, TournamentEntrant, TournamentTable
+from games.web.exceptions import NotFoundError
 
 Game = tuple[int, int | None, float]
 

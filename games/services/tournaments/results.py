@@ -27,7 +27,6 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from config.exceptions import ApplicationError, ConflictError, NotFoundError
 from games.competition.points import table_points
 from games.models import (
     Game,
@@ -43,6 +42,7 @@ from games.services import operations, snapshots
 from games.services.rooms import journal
 from games.services.tournaments import access, reading
 from games.services.tournaments.log import logged
+from games.web.exceptions import ApplicationError, ConflictError, NotFoundError
 
 
 def competition_places(keys: Sequence[tuple[Any, ...]]) -> list[int]:

@@ -24,7 +24,6 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from config.exceptions import ApplicationError, ConflictError, NotFoundError
 from games.competition.formats import CLOSED_FORMATS, MAX_FIELD, total_rounds
 from games.models import AI_LEVELS, Rating, Room, Tournament, TournamentEntrant
 from games.services import lobby
@@ -32,6 +31,7 @@ from games.services.ratings import GLICKO_START, game_kind_for_seats
 from games.services.rooms import setup as room_setup
 from games.services.tournaments import access, pairing, results
 from games.services.tournaments.log import logged
+from games.web.exceptions import ApplicationError, ConflictError, NotFoundError
 
 MAX_ENTRANTS = 256
 MAX_ROUNDS = 30

@@ -8,7 +8,7 @@ in ``games.services.submissions``.
 Counts are kept in the cache (Redis when ``REDIS_URL`` is set, so across processes). A refused
 request is DRF's ``Throttled``: a 429 in the one error shape, with ``Retry-After``.
 
-The base class (``config.throttles``) reads each rate per request, so a rate changed in the
+The base class (``games.web.throttles``) reads each rate per request, so a rate changed in the
 settings (a test's ``settings`` fixture) applies at once.
 """
 
@@ -18,7 +18,7 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from config.throttles import SettingsScopedRateThrottle
+from games.web.throttles import SettingsScopedRateThrottle
 
 
 class LoginThrottle(SettingsScopedRateThrottle):

@@ -6,14 +6,14 @@ can forget it and a client generated from the schema sends only requests the ser
 - **401** on every operation that takes a token (``TokenAuthentication`` first): a bad token is
   refused even where anonymous use is allowed, with a ``WWW-Authenticate: Token`` challenge.
 - **413** and **415** on every operation with a request body: a body over ``MAX_REQUEST_BODY``
-  (``config.web_errors.BodyLimit``), a body that is not JSON.
+  (``games.web.web_errors.BodyLimit``), a body that is not JSON.
 - **429** with ``Retry-After`` on every throttled view (``throttle_classes``; a ``writes_only``
   throttle: its POST, PUT, PATCH and DELETE only).
-- Every refusal in the one error shape, ``Error`` (``config.exceptions``).
+- Every refusal in the one error shape, ``Error`` (``games.web.exceptions``).
 - Request strings as the server reads them: no NUL character (DRF refuses it, and PostgreSQL
   cannot store it) and, where a blank value is refused, something besides white space (DRF trims
   it first).
-- A ``ClosedSerializer``'s body (``config.strict``) says ``additionalProperties: false``.
+- A ``ClosedSerializer``'s body (``games.web.strict``) says ``additionalProperties: false``.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from rest_framework import serializers
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.permissions import SAFE_METHODS
 
-from config.exceptions import ErrorSerializer
-from config.strict import ClosedSerializer
+from games.web.exceptions import ErrorSerializer
+from games.web.strict import ClosedSerializer
 
 #: A request string: any text without a NUL character.
 NO_NUL = "^[^\\u0000]*$"

@@ -9,7 +9,7 @@ written by hand get the same answers.
 ``ClosedSerializer`` refuses a key it does not know (error ``unknown_field``, naming the first
 and listing the known ones): a misspelt option would otherwise be dropped and the request served
 differently from what was asked. Its schema says ``additionalProperties: false``
-(``config.schema``).
+(``games.web.schema``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 from drf_spectacular.drainage import set_override
 from rest_framework import serializers
 
-from config.exceptions import ApplicationError
+from games.web.exceptions import ApplicationError
 
 
 class StrictCharField(serializers.CharField):

@@ -2,7 +2,7 @@
 
 Django answers some requests before any view runs: an unknown path (404), a body over the
 limit, an unexpected exception (500). Under ``/api/`` those answers are JSON in the shape of
-``config.exceptions.error_body`` like every other API error, and a 500 carries an error id that
+``games.web.exceptions.error_body`` like every other API error, and a 500 carries an error id that
 the server's log line carries too, so a user's report can be matched to its traceback.
 
 - ``handler400`` / ``handler404`` / ``handler500``: JSON under ``/api/``, Django's pages elsewhere.
@@ -14,7 +14,7 @@ the server's log line carries too, so a user's report can be matched to its trac
 - ``IdConverter``: the ``<id:...>`` path converter, whole numbers of 1 to 18 digits; a longer
   one cannot be a row's id (they are 64-bit) and is a 404, not a database overflow.
 
-JSON nested too deeply for Python's recursion limit is refused by ``config.parsers.JSONParser``.
+JSON nested too deeply for Python's recursion limit is refused by ``games.web.parsers.JSONParser``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 
-from config.exceptions import BODY, error_body
+from games.web.exceptions import BODY, error_body
 
 logger = logging.getLogger("warboard.errors")
 

@@ -7,7 +7,7 @@ import asyncio
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
-from games.health import probe_channel_layer, probe_database, server_version
+from games.web.health import probe_channel_layer, probe_database, server_version
 
 
 @require_GET

@@ -10,7 +10,7 @@ The check after parsing is one iterative pass over the parsed values (no recursi
 the body, which ``MAX_REQUEST_BODY`` already bounds.
 
 Its own module, importing nothing of the project: DRF imports the parser classes while it
-reads its settings, which ``config.exceptions`` is itself in the middle of importing.
+reads its settings, which ``games.web.exceptions`` is itself in the middle of importing.
 """
 
 from __future__ import annotations
