@@ -171,7 +171,7 @@ def _check_rounds(fmt: str, rounds: int | None, late: int) -> None:
 
 def _checked_points(points: list[float] | None, table_max: int) -> list[float]:
     if points is None:
-        from games.tournament_models import default_place_points
+        from games.models.tournaments import default_place_points
 
         return default_place_points()
     if not isinstance(points, list) or len(points) < table_max:
