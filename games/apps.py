@@ -1,4 +1,7 @@
 from django.apps import AppConfig
+from django.urls import register_converter
+
+from games.web.web_errors import IdConverter, UsernameConverter
 
 
 class GamesConfig(AppConfig):
@@ -6,16 +9,13 @@ class GamesConfig(AppConfig):
     verbose_name = "Game server"
 
     def ready(self) -> None:
-        from django.urls import register_converter
-
-        from games import (
-            inbound_webhook,
-            signals,  # noqa: F401  (connects the receivers)
-        )
-        from games.web.web_errors import IdConverter, UsernameConverter
+        # Imported here, not at the top: these load models, which only exist once the app
+        # registry is ready; importing them connects their receivers.
+        from games import signals  # noqa: F401
+        from games.mail import webhook
 
         # The mail limits before anymail parses an inbound mail's MIME.
-        inbound_webhook.install()
+        webhook.install()
 
         # ``<id:game_id>`` in the HTTP and websocket routes, registered before any is imported.
         register_converter(IdConverter, "id")

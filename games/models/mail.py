@@ -22,7 +22,7 @@ class InboundMail(models.Model):
         #: Claimed by the delivery reading it (its lines not all applied yet): a second
         #: delivery of the same mail at that moment reads nothing and sends no answer.
         READING = "reading"
-        #: Not read: over a size or shape limit (``games.mail.limits``), or its processing
+        #: Not read: over a size or shape limit (``games.mail.core.limits``), or its processing
         #: failed; ``reason`` says which. Nothing of it was applied after that point.
         PARKED = "parked"
 

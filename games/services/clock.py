@@ -106,8 +106,8 @@ def count_turns(started: list[Seat]) -> None:
     """One more turn for each seat the game has just started waiting for (``Seat.turns``).
 
     A "your turn" mail's reply address carries this count, so a reply is known to answer the
-    turn that is still going on and not one that has passed (``games.mail.address``). One UPDATE,
-    only when someone's turn begins (most actions begin none)."""
+    turn that is still going on and not one that has passed (``games.mail.core.address``). One
+    UPDATE, only when someone's turn begins (most actions begin none)."""
     if not started:
         return
     Seat.objects.filter(pk__in=[s.pk for s in started]).update(turns=F("turns") + 1)

@@ -32,7 +32,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 
-from games.mail import address as reply_address
+from games.mail.core import address as reply_address
 from games.models import Deadline, Game, GameSnapshot, Profile, Seat
 from games.services import clock, presence, reading
 from games.services.selectors import game_state
@@ -113,7 +113,7 @@ def _mark_seen(seat: Seat, sequence: int) -> None:
 
 
 def reply_to(seat: Seat) -> str:
-    """The signed reply address of ``seat``'s current turn (``games.mail.address``): a reply
+    """The signed reply address of ``seat``'s current turn (``games.mail.core.address``): a reply
     to it is applied as that player's moves (``inbound_mail``) while this turn lasts."""
     return reply_address.build(
         reply_key(),

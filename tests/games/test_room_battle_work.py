@@ -21,8 +21,8 @@ from django.core.cache import cache
 from combat.battle_notation import parse_battle
 from combat.battle_notation.price import battle_price
 from games.correspondence import battles
+from games.mail.intake import receive_mail
 from games.models import InboundMail, Room, RoomEntry
-from games.services.inbound_mail import receive_mail
 from games.services.rooms import battle_work, journal
 from games.web.exceptions import ApplicationError, ThrottledError
 from tests.games.conftest import client_for

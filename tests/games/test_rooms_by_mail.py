@@ -21,9 +21,9 @@ from django.conf import settings as django_settings
 from django.core import mail
 from django.core.management import call_command
 
-from games.mail import address
+from games.mail.core import address
+from games.mail.intake import receive_mail
 from games.models import InboundMail, Room, RoomEntry, RoomSide
-from games.services.inbound_mail import receive_mail
 from games.services.rooms import journal
 from games.services.rooms import mail as room_mail
 from tests.games.mail_helpers import DOMAIN, eml, last_mail_to

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from games.mail.intake import receive_mail
 from games.models import Room, RoomEntry, RoomSide
-from games.services.inbound_mail import receive_mail
 from games.services.rooms import journal
 from games.services.rooms import mail as room_mail
 from tests.games.mail_helpers import DOMAIN

@@ -37,7 +37,7 @@ from urllib.parse import unquote, urlsplit
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.services.inbound_mail import InboundResult, receive_mail
+from games.mail.intake import InboundResult, receive_mail
 
 #: Messages one run reads at most (the rest wait for the next run).
 BATCH = 200

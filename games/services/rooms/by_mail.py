@@ -1,7 +1,7 @@
 """Room journals by mail: a reply to a room's mail posted as that side (issue 18: "Room
 journals accept moves and battle requests by mail the same way").
 
-``games.services.inbound_mail.receive_mail`` stays the one entry service (webhook and
+``games.mail.intake.receive_mail`` stays the one entry service (webhook and
 ``fetch_mail``): it reads the MIME message, refuses an oversized, replayed or forged mail, and
 hands a mail to a room's reply address (``room+<room>.<side>.<sig>@...``, on every mail a room
 sends a side: ``rooms.mail``) to ``receive``. Here:
@@ -13,7 +13,7 @@ sends a side: ``rooms.mail``) to ``receive``. Here:
    rather than risk posting them twice;
 2. the sender must be the side's player's account email (case-insensitive), as for games; a
    mail from anyone else posts nothing and the refusal goes to the player, not the stranger;
-3. the reply's own text (quoted thread and signature cut, ``games.mail.reading.reply_text``) is
+3. the reply's own text (quoted thread and signature cut, ``games.mail.core.reading.reply_text``) is
    read into posts by ``games.correspondence.mail_posts`` (the note first, then ``battle``,
    ``challenge`` and ``end turn`` lines as written) and each is written by the journal's own
    service as that side's user, one transaction each, as the site's posts are. The first
@@ -38,8 +38,8 @@ from django.template.loader import render_to_string
 
 from games.correspondence import mail_posts
 from games.correspondence.transcript import LABELS
-from games.mail import address as reply_address
-from games.mail import reading
+from games.mail.core import address as reply_address
+from games.mail.core import reading
 from games.models import InboundMail, Room, RoomEntry, RoomSide
 from games.services.rooms import journal
 from games.services.rooms import mail as room_mail

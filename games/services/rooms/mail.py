@@ -5,8 +5,8 @@ connection; a refused address does not stop the others.
 Recipients of a notice: every side's player and the referee with an address, except the
 entry's author (who knows). A notice carries the entry's block as in the transcript and the
 room's address. Every mail to a side's player carries a ``Reply-To`` signed for that room and
-side (``games.mail.address``, ``room+<room>.<side>.<sig>@<MAIL_REPLY_DOMAIN>``): a reply to it is
-posted to the journal as that side (``by_mail``). The referee, when not a side, gets no reply
+side (``games.mail.core.address``, ``room+<room>.<side>.<sig>@<MAIL_REPLY_DOMAIN>``): a reply to it
+is posted to the journal as that side (``by_mail``). The referee, when not a side, gets no reply
 address (a ruling needs the page's form: its decision and the entry it rules on).
 """
 
@@ -19,7 +19,7 @@ from django.core.mail import EmailMessage, get_connection
 from django.utils import timezone
 
 from games.correspondence.transcript import LABELS, EntryText, entry_block
-from games.mail import address as reply_address
+from games.mail.core import address as reply_address
 from games.models import Room, RoomEntry, RoomSide
 from games.services.rooms import writing
 

@@ -6,7 +6,7 @@ signal receiver runs, and a hostile shape costs seconds there (8,000 parts: 1.5 
 the parsed message back into bytes (60,000 ``To:`` addresses: 21.6 s in ``as_bytes()``).
 
 - ``install``: anymail's three raw-MIME constructors (every ESP that posts the raw message, or
-  lets anymail fetch it, goes through them) first check ``games.mail.limits.refusal`` on the
+  lets anymail fetch it, goes through them) first check ``games.mail.core.limits.refusal`` on the
   bytes and raise ``MailRefused`` instead of parsing; a mail within the limits keeps its bytes
   on the message (``RAW``), so the receiver hands the service the bytes as they came rather
   than re-serialising the parse. A wrapper on anymail's own methods (patched once, in
@@ -18,6 +18,7 @@ the parsed message back into bytes (60,000 ``To:`` addresses: 21.6 s in ``as_byt
   when the database cannot record the mail (the provider retries later), and a 400 in the API's
   error shape for a post anymail cannot read. Anymail's own 400 for a failed authentication
   stays as it is.
+- ``moves_by_email``: anymail's inbound signal, handed to the one inbound service (``intake``).
 """
 
 from __future__ import annotations
@@ -28,14 +29,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from anymail.inbound import AnymailInboundMessage
+from anymail.signals import inbound as anymail_inbound
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db import DatabaseError
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
 
-from games.mail import limits
+from games.mail.core import limits
+from games.mail.intake import receive_mail
 from games.web.exceptions import BODY, error_body
 
 logger = logging.getLogger(__name__)
@@ -101,8 +105,6 @@ def inbound(request: HttpRequest, esp: str, mime: str | None = None) -> HttpResp
         try:
             response = match.func(request, *match.args, **match.kwargs)
         except limits.MailRefused as refused:
-            from games.services.inbound_mail import receive_mail
-
             found.append(receive_mail(refused.raw))  # parks it with the rule, unparsed too
             response = HttpResponse()
     except SuspiciousOperation:
@@ -141,3 +143,42 @@ def _post_refusal(request: HttpRequest) -> str | None:
             f"are read (a mail is read with about 100 addresses)"
         )
     return None
+
+
+@receiver(anymail_inbound, dispatch_uid="games.moves_by_email")
+def moves_by_email(sender: type, event: Any, esp_name: str, **kwargs: Any) -> None:
+    """django-anymail's inbound webhook (``/anymail/<esp>/inbound/``) hands the message to the
+    one inbound service, as ``manage.py fetch_mail`` does (moves for a game, posts for a room's
+    journal). Anymail gives a parsed
+    ``AnymailInboundMessage`` (an ``email.message.EmailMessage``); ESPs that post the raw MIME
+    (Mailgun's forward to a ``.../mime`` URL, Postmark with "include raw email content", SES,
+    SendGrid's "send raw") hand it over unchanged, and for the others anymail rebuilds it from
+    the parsed fields. Its bytes are what the service reads."""
+    message = event.message
+    if message is None:
+        return
+    raw = _bytes_of(message)
+    envelope = getattr(message, "envelope_recipient", None)
+    if envelope and "X-Original-To" not in message:
+        # The envelope's recipient (a Bcc, a forwarding alias) as a receiving server records it.
+        raw = b"X-Original-To: " + _one_line(str(envelope)) + b"\r\n" + raw
+    result = receive_mail(raw)
+    logger.info("inbound mail via %s: %s", esp_name, result.outcome)
+    found = results.get()
+    if found is not None:
+        found.append(result)
+
+
+def _bytes_of(message: Any) -> bytes:
+    """The mail's bytes: as posted, when anymail parsed it from raw MIME (kept on the message by
+    ``install`` after the limits were checked on them: never re-serialised,
+    which cost 21.6 s for 60,000 ``To:`` addresses); else the message anymail built from the
+    provider's parsed fields (two levels of parts at most), serialised."""
+
+    raw = getattr(message, RAW, None)
+    return raw if isinstance(raw, bytes) else bytes(message.as_bytes())
+
+
+def _one_line(text: str) -> bytes:
+    """``text`` as one header line's bytes: no CR or LF to end the header early."""
+    return " ".join(text.split()).encode("utf-8", "replace")

@@ -14,11 +14,11 @@ import pytest
 from django.core import mail
 from django.core.management import call_command
 
-from games.mail import limits, reading
+from games.mail.core import limits, reading
+from games.mail.intake import receive_mail
 from games.management.commands import fetch_mail
 from games.models import InboundMail
 from games.services import notify
-from games.services.inbound_mail import receive_mail
 from risk.rules.notation import parse_action
 from tests.games import test_deadlines as shared
 from tests.games.mail_helpers import DOMAIN, a_move, eml, player_actions, seat_of, state_of

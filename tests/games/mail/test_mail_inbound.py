@@ -1,4 +1,4 @@
-"""Replies to "your turn" mails (games.services.inbound_mail): real MIME messages from common
+"""Replies to "your turn" mails (games.mail.intake): real MIME messages from common
 mail clients, applied as the player's actions; forged, replayed, late and stranger's mails
 refused with an answer saying why.
 
@@ -12,9 +12,10 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
+from games.mail import intake as inbound_mail
+from games.mail.intake import receive_mail
 from games.models import InboundMail
-from games.services import inbound_mail, notify
-from games.services.inbound_mail import receive_mail
+from games.services import notify
 from games.web.exceptions import ConflictError
 from risk.rules.engine import legal_actions
 from risk.rules.notation import parse_action

@@ -24,10 +24,10 @@ from aiosmtpd.handlers import Message as MessageHandler
 from django.core import mail
 from django.core.management import call_command
 
+from games.mail.intake import NEW_TURN
 from games.management.commands import fetch_mail
 from games.models import InboundMail
 from games.services import notify
-from games.services.inbound_mail import NEW_TURN
 from risk.rules.notation import parse_action
 from tests.games import test_deadlines as shared
 from tests.games.mail_helpers import (

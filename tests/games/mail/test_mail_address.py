@@ -1,4 +1,4 @@
-"""The signed reply address (games.mail.address): built, read back, forgeries refused."""
+"""The signed reply address (games.mail.core.address): built, read back, forgeries refused."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import hmac
 import pytest
 
 from config import environment
-from games.mail import address
-from games.mail.address import ForgedAddress, ReplyAddress
+from games.mail.core import address
+from games.mail.core.address import ForgedAddress, ReplyAddress
 
 KEY = address.derive_key("not-the-real-secret")
 DOMAIN = "play.example.org"

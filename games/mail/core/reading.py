@@ -11,7 +11,7 @@ quoted header, "Sent from my iPhone", "-- " signatures), in time linear in the t
 ``move_lines`` keeps the lines that can be moves.
 
 Limits (decided: no mail can pin a core or fill memory): the service refuses a message over
-any of ``games.mail.limits`` (its size, its header's, its nesting, ...) before parsing it; the
+any of ``games.mail.core.limits`` (its size, its header's, its nesting, ...) before parsing it; the
 body text is cut at ``MAX_TEXT_CHARS``; a line longer than ``MAX_LINE_CHARS`` is refused as
 a move; at most ``MAX_MOVES`` move lines are taken from one mail (the answer says the rest were
 not read).
@@ -28,7 +28,7 @@ from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
 
-from games.mail import quoting
+from games.mail.core import quoting
 
 MAX_TEXT_CHARS = 20_000
 #: HTML read into text at most (the HTML parser costs ~0.5 µs a character: 256 KB took 0.14 s).

@@ -5,9 +5,9 @@ its lines as that player's actions through the same write path as ``POST
 /api/games/{id}/actions`` (``submissions.action_submit``), then mails one answer.
 
 Each mail on its own (decided: one mail can never stop the others): ``receive_mail`` does not
-raise for anything in the mail. A mail that breaks a rule of ``games.mail.limits`` (size, header
-size, nesting, parts; checked on the raw bytes before any parser runs) is *parked* unread, and
-so is one whose processing fails in any way (a ``RecursionError`` deep in the email package, a
+raise for anything in the mail. A mail that breaks a rule of ``games.mail.core.limits`` (size,
+header size, nesting, parts; checked on the raw bytes before any parser runs) is *parked* unread,
+and so is one whose processing fails in any way (a ``RecursionError`` deep in the email package, a
 bug of ours): an ``InboundMail`` row with outcome ``parked`` and the reason, the traceback in the
 log. It raises only when even that row cannot be written (the database is unreachable): then the
 caller keeps the mail and tries again later (``fetch_mail`` leaves it in ``new/``, the webhook
@@ -20,7 +20,7 @@ The checks, in order, each refusing the whole mail (nothing applied) with an ans
 2. replay: a Message-ID already processed (``InboundMail``, unique on it) is not read again; one
    being read by another delivery at this moment is left to it (no answer from this one);
 3. the address: one of To/Cc/Delivered-To/X-Original-To/Envelope-To must be a reply address of
-   ours (``games.mail.address``) with a valid signature; a forged one is refused;
+   ours (``games.mail.core.address``) with a valid signature; a forged one is refused;
 4. the sender (decided): the From address must be the seat's player's account email (compared
    case-insensitively). A mail from anyone else is refused even with a valid address (a reply
    forwarded to a friend does not let the friend play), and the refusal goes to the player, not
@@ -74,8 +74,8 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.mail import address as reply_address
-from games.mail import limits, reading
+from games.mail.core import address as reply_address
+from games.mail.core import limits, reading
 from games.models import ActionLog, Game, InboundMail, Seat
 from games.services import clock, notify, submissions
 from games.services.rooms import by_mail

@@ -20,9 +20,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
+from games.mail import intake as inbound_mail
+from games.mail.intake import BEING_READ, receive_mail
 from games.models import InboundMail
-from games.services import inbound_mail, notify
-from games.services.inbound_mail import BEING_READ, receive_mail
+from games.services import notify
 from tests.games import test_deadlines as shared
 from tests.games.mail_helpers import DOMAIN, a_move, eml, player_actions, seat_of, state_of
 from tests.games.test_deadlines import started, waiting

@@ -8,9 +8,9 @@ import pytest
 from django.core import mail
 from django.db import connection
 
+from games.mail.intake import receive_mail
 from games.models import ActionLog, Game, InboundMail
 from games.services import lobby
-from games.services.inbound_mail import receive_mail
 from risk.rules.state import ROUND_LIMIT
 from tests.games import test_deadlines as shared
 from tests.games.mail_helpers import DOMAIN, a_move, last_mail_to, reply_to_mail, state_of

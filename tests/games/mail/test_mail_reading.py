@@ -1,4 +1,4 @@
-"""Reading a MIME reply (games.mail.reading): the body in its charset, HTML as text, the
+"""Reading a MIME reply (games.mail.core.reading): the body in its charset, HTML as text, the
 quoted thread and signature cut, the move lines kept. Real messages from common clients."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from games.mail import reading
+from games.mail.core import reading
 
-MAIL = Path(__file__).parent / "data" / "mail"
+MAIL = Path(__file__).parent.parent / "data" / "mail"
 ADDRESS = "moves+1.0.1.0123456789abcdef0123@warboard.example.org"
 
 
