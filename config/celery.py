@@ -155,7 +155,7 @@ def _beat_schedule(sender: Celery, **kwargs: Any) -> None:
             # them pile up in the broker while the workers are down.
             "options": {"expires": float(seconds)},
         },
-        # Rooms' clocks (games.services.rooms.clock): days-long turns, checked on the same beat.
+        # Rooms' clocks (games.rooms.clock): days-long turns, checked on the same beat.
         "games.sweep_rooms": {
             "task": "games.sweep_rooms",
             "schedule": float(seconds),

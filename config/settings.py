@@ -196,7 +196,7 @@ REST_FRAMEWORK = {
         "register": env.str("THROTTLE_REGISTER", default="10/hour"),
         "actions": env.str("THROTTLE_ACTIONS", default="120/min"),
         "hint": env.str("THROTTLE_HINT", default="30/min"),
-        # Correspondence room writes (games.api.rooms): each locks the room's row.
+        # Correspondence room writes (games.rooms.api): each locks the room's row.
         "rooms": env.str("THROTTLE_ROOMS", default="60/min"),
         # Tournament writes (games.api.tournaments): each locks the tournament's row.
         "tournaments": env.str("THROTTLE_TOURNAMENTS", default="60/min"),
@@ -214,7 +214,7 @@ COMBAT_CONCURRENCY = env.int("COMBAT_CONCURRENCY", default=2)
 # Anonymous /ws/lobby/ sockets open at once per client address, per process
 # (games.lobby_consumer).
 LOBBY_SOCKETS_PER_ADDRESS = env.int("LOBBY_SOCKETS_PER_ADDRESS", default=20)
-# Room battles (games.services.rooms.battle_work): the most solver work one battle may be
+# Room battles (games.rooms.battle_work): the most solver work one battle may be
 # priced at (seconds of work as combat.battle_notation.price counts it; 500 v 500 infantry is
 # 3.5), the price up to which a battle is small (its own lane, never behind a big one), the
 # slots of each lane per process, and each player's budget of priced work per window.

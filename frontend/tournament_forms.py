@@ -26,7 +26,7 @@ FIELD_OF = {
     "edition": "room_edition",
     "sides": "room_sides",
 }
-#: A&A rules a room tournament offers (``games.services.rooms.setup.RULES``).
+#: A&A rules a room tournament offers (``games.rooms.setup.RULES``).
 ROOM_RULES = [
     ("", "(A&A only) dice"),
     ("dice", "Dice"),

@@ -8,26 +8,11 @@ from __future__ import annotations
 
 import os
 import socket
-from typing import Any
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 
-#: Database faults worth another try: a dropped connection (a restart, ``pg_terminate_backend``,
-#: a failover) or a server briefly refusing connections. Anything else is a bug, not retried.
-TRANSIENT_DB_ERRORS = (OperationalError, InterfaceError)
-
-#: Retries of the tasks that touch the database (issue 15: a bot run that met a dropped
-#: connection used to fail for good, and the game waited forever). Backoff 1, 2, 4 ... 60 s
-#: with jitter, 8 tries (about 3 minutes); past that the periodic sweep re-queues the game. A
-#: retry is a fresh message, so the worker's Django fixup replaces the broken connection first.
-DB_RETRY: dict[str, Any] = {
-    "autoretry_for": TRANSIENT_DB_ERRORS,
-    "retry_backoff": 1,
-    "retry_backoff_max": 60,
-    "retry_jitter": True,
-    "max_retries": 8,
-}
+from games.common.retries import DB_RETRY, TRANSIENT_DB_ERRORS  # noqa: F401
+from games.rooms import tasks as rooms_tasks  # noqa: F401  (registers the rooms' tasks)
 
 
 @shared_task(name="games.ping", ignore_result=False)
@@ -90,30 +75,6 @@ def notify_game_over(game_id: int) -> int:
     from games.services import notify
 
     return notify.game_over(game_id)
-
-
-@shared_task(name="games.room_notify", **DB_RETRY)
-def room_notify(entry_id: int) -> int:
-    """A room entry (a challenge, a ruling, a timeout, the end) mailed to everyone in it."""
-    from games.services.rooms import mail
-
-    return mail.entry_notice(entry_id)
-
-
-@shared_task(name="games.room_remind", **DB_RETRY)
-def room_remind(room_id: int, side_id: int) -> int:
-    """The reminder of the side to move in a timed room."""
-    from games.services.rooms import mail
-
-    return mail.turn_reminder(room_id, side_id)
-
-
-@shared_task(name="games.sweep_rooms")
-def sweep_rooms() -> dict[str, int]:
-    """The rooms' periodic check (Celery beat): reminders, vacations, timed-out turns."""
-    from games.services.rooms import clock
-
-    return clock.rooms_sweep()
 
 
 @shared_task(name="games.rate_game", **DB_RETRY)

@@ -6,7 +6,6 @@ are listed in its OpenAPI description.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.http import HttpResponse
@@ -34,6 +33,7 @@ from games.services import (
     submissions,
 )
 from games.web.exceptions import ApplicationError, ErrorSerializer
+from games.web.requests import ERRORS, after_param, query_choice, query_count, valid
 from games.web.strict import (
     DocumentedDictField,
     StrictBooleanField,
@@ -45,8 +45,6 @@ from risk.rules import Options
 from risk.rules.board_map import map_names
 from risk.rules.state import MAX_PIRATE_TURNS
 
-ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer,
-          404: ErrorSerializer, 409: ErrorSerializer}  # fmt: skip
 GAME = OpenApiTypes.OBJECT
 #: The values a boolean query parameter takes (as a browser and the schema write them).
 BOOLEANS = ["true", "false"]
@@ -56,8 +54,6 @@ INVITE = OpenApiParameter(
     description="A private game's invite token. Without it (and without a seat, being its "
     "creator or staff) a private game answers 404 not_found, as a missing id does.",
 )  # fmt: skip
-#: A whole number as a query parameter: digits, with a minus sign for a 400 min_value.
-_WHOLE = re.compile(r"-?[0-9]+")
 NOT_FOUND = "404 not_found for a missing id and for a private game the caller may not see."
 #: ``<id:game_id>`` in the URL: 1 to 18 digits (``games.web.web_errors.IdConverter``).
 GAME_ID = OpenApiParameter(
@@ -175,13 +171,13 @@ class GameListApi(APIView):
     )  # fmt: skip
     def get(self, request: Request) -> Response:
         games = access.listed_for(request.user)
-        wanted = _query_choice(request, "status", Game.Status.values)
+        wanted = query_choice(request, "status", Game.Status.values)
         if wanted is not None:
             games = games.filter(status=wanted)
-        if _query_choice(request, "mine", BOOLEANS) == "true":
+        if query_choice(request, "mine", BOOLEANS) == "true":
             games = listing.mine(games, request.user)
-        waiting = _query_choice(request, "waiting", ["me"]) == "me"
-        joinable = _query_choice(request, "joinable", BOOLEANS) == "true"
+        waiting = query_choice(request, "waiting", ["me"]) == "me"
+        joinable = query_choice(request, "joinable", BOOLEANS) == "true"
         games = games.select_related("creator").prefetch_related("seats__user__profile")
         allies: dict[int, list[str]] = {}
         if waiting:
@@ -205,7 +201,7 @@ class GameListApi(APIView):
         responses={201: GameDetailOut, **ERRORS},
     )
     def post(self, request: Request) -> Response:
-        data = _valid(self.GameCreateInput, request)
+        data = valid(self.GameCreateInput, request)
         game = lobby.game_create(creator=request.user, **data)
         return Response(reading.game_detail(game, request.user), status=status.HTTP_201_CREATED)
 
@@ -254,7 +250,7 @@ class JoinApi(APIView):
         responses={200: GameDetailOut, **ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
-        data = _valid(self.JoinInput, request)
+        data = valid(self.JoinInput, request)
         lobby.game_join(game_id=game_id, user=request.user, **data)
         game = selectors.game_for(game_id, request.user, invite=data["invite"])
         return Response(reading.game_detail(game, request.user))
@@ -312,16 +308,6 @@ class StartApi(APIView):
         return Response(reading.game_detail(game, request.user))
 
 
-def after_param(description: str) -> OpenApiParameter:
-    """The ``after`` query parameter of a paged read (the log, the chat): an id, 0 by default."""
-    return OpenApiParameter(
-        "after",
-        {"type": "integer", "minimum": 0, "maximum": ID_MAX},
-        required=False,
-        description=description,
-    )
-
-
 class EventsApi(APIView):
     permission_classes = [permissions.AllowAny]
 
@@ -341,7 +327,7 @@ class EventsApi(APIView):
         responses={200: GAME, 400: ErrorSerializer, 404: ErrorSerializer},
     )
     def get(self, request: Request, game_id: int) -> Response:
-        after_n = _query_count(request, "after")
+        after_n = query_count(request, "after")
         game = selectors.game_for(game_id, request.user, invite=_invite(request))
         return Response(reading.log_for(game, request.user, after_n))
 
@@ -382,7 +368,7 @@ class ChatApi(APIView):
         },
     )  # fmt: skip
     def get(self, request: Request, game_id: int) -> Response:
-        after_id = _query_count(request, "after")
+        after_id = query_count(request, "after")
         game = selectors.game_for(game_id, request.user, invite=_invite(request))
         return Response(chat.messages_after(game, after_id))
 
@@ -504,44 +490,6 @@ class ReplayApi(APIView):
         return gzipped_json(request, replay_board.game_log_replay(game))
 
 
-def _query_count(request: Request, name: str) -> int:
-    """A query parameter that is a whole number from 0 to ``ID_MAX`` (0 when absent), given once
-    and written as one: "0.0" or "1e3" would pass DRF's ``IntegerField``, and a repeated
-    parameter would be read as its last value, the others dropped unsaid."""
-    values = request.query_params.getlist(name)
-    if len(values) > 1:
-        raise ApplicationError(f"give {name} once", code="invalid", field=name)
-    raw = values[0] if values else "0"
-    if not _WHOLE.fullmatch(raw):
-        raise ApplicationError("a whole number, such as 12", code="invalid", field=name)
-    try:
-        return serializers.IntegerField(min_value=0, max_value=ID_MAX).run_validation(raw)
-    except serializers.ValidationError as exc:
-        raise serializers.ValidationError({name: exc.detail}) from exc
-
-
-def _query_choice(request: Request, name: str, allowed: list[str]) -> str | None:
-    """A query parameter that is one of ``allowed``, given at most once (None when absent)."""
-    values = request.query_params.getlist(name)
-    if not values:
-        return None
-    if len(values) > 1:
-        raise ApplicationError(f"give {name} once", code="invalid", field=name)
-    if values[0] not in allowed:
-        raise ApplicationError(
-            f"not a valid {name}", code="invalid_choice", field=name, allowed=allowed
-        )
-    return values[0]
-
-
 def _invite(request: Request) -> str | None:
     """The ``?invite=`` query parameter (a private game's token), if any."""
     return request.query_params.get("invite") or None
-
-
-def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    if not isinstance(request.data, dict):
-        raise ApplicationError("expected a JSON object", code="parse_error", field="body")
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)

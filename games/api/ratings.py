@@ -11,10 +11,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.games import _query_choice
 from games.models import Rating
 from games.services import rating_board
 from games.web.exceptions import ErrorSerializer
+from games.web.requests import query_choice
 
 
 class RatingOut(serializers.Serializer):
@@ -79,7 +79,7 @@ class LeaderboardApi(APIView):
         responses={200: LeaderboardOut, 400: ErrorSerializer},
     )
     def get(self, request: Request) -> Response:
-        kind = _query_choice(request, "kind", rating_board.KINDS) or Rating.Kind.FAST_RISK_2P
+        kind = query_choice(request, "kind", rating_board.KINDS) or Rating.Kind.FAST_RISK_2P
         return Response({"kind": kind, "ratings": rating_board.leaderboard(kind)})
 
 

@@ -19,13 +19,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.games import ERRORS, _query_choice, _valid, options_schema
+from games.api.games import options_schema
 from games.common.throttles import TournamentWriteThrottle
 from games.models import AI_LEVELS, Game, Room, Tournament, TournamentEntrant, TournamentTable
+from games.rooms.setup import MAX_DAYS_PER_TURN
 from games.services import lobby
-from games.services.rooms.setup import MAX_DAYS_PER_TURN
 from games.services.tournaments import access, pairing, reading, results, setup
 from games.web.exceptions import ErrorSerializer, ForbiddenError
+from games.web.requests import ERRORS, query_choice, valid
 from games.web.strict import (
     ClosedSerializer,
     DocumentedDictField,
@@ -378,7 +379,7 @@ class TournamentListApi(APIView):
         responses={200: TournamentListOut, 400: ErrorSerializer},
     )
     def get(self, request: Request) -> Response:
-        wanted = _query_choice(request, "status", Tournament.Status.values)
+        wanted = query_choice(request, "status", Tournament.Status.values)
         return Response({"tournaments": [reading.summary(t) for t in reading.listed(wanted)]})
 
     @extend_schema(
@@ -394,7 +395,7 @@ class TournamentListApi(APIView):
         responses={201: TournamentDetailOut, **ERRORS, 429: ErrorSerializer},
     )
     def post(self, request: Request) -> Response:
-        data = _valid(self.TournamentCreateInput, request)
+        data = valid(self.TournamentCreateInput, request)
         tournament = setup.tournament_create(actor=request.user, **data)
         return Response(_detail(tournament.pk, request.user), status=status.HTTP_201_CREATED)
 
@@ -535,7 +536,7 @@ class CancelApi(StaffApi):
         responses={200: TournamentDetailOut, **ERRORS, 429: ErrorSerializer},
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        data = _valid(ReasonInput, request)
+        data = valid(ReasonInput, request)
         setup.tournament_cancel(
             actor=request.user, tournament_id=tournament_id, reason=data["reason"]
         )
@@ -553,7 +554,7 @@ class EntrantRemoveApi(StaffApi):
         responses={200: TournamentDetailOut, **ERRORS, 429: ErrorSerializer},
     )
     def post(self, request: Request, tournament_id: int, username: str) -> Response:
-        data = _valid(ReasonInput, request)
+        data = valid(ReasonInput, request)
         setup.entrant_remove(actor=request.user, tournament_id=tournament_id,
                              username=username, reason=data["reason"])  # fmt: skip
         return self.answer(request, tournament_id)
@@ -575,7 +576,7 @@ class StandInApi(StaffApi):
         responses={200: TournamentDetailOut, **ERRORS, 429: ErrorSerializer},
     )
     def post(self, request: Request, tournament_id: int, username: str) -> Response:
-        data = _valid(self.StandInInput, request)
+        data = valid(self.StandInInput, request)
         setup.stand_in(actor=request.user, tournament_id=tournament_id, username=username,
                        on=data["on"])  # fmt: skip
         return self.answer(request, tournament_id)
@@ -608,7 +609,7 @@ class ResultApi(StaffApi):
         responses={200: TournamentDetailOut, **ERRORS, 429: ErrorSerializer},
     )
     def post(self, request: Request, tournament_id: int, table_id: int) -> Response:
-        data = _valid(self.ResultInput, request)
+        data = valid(self.ResultInput, request)
         results.enter_result(
             actor=request.user, tournament_id=tournament_id, table_id=table_id,
             places=data["places"], territories=data["territories"], reason=data["reason"],

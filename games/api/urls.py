@@ -2,7 +2,8 @@
 
 from django.urls import include, path
 
-from games.api import games, ratings, replays, rooms, tournaments
+from games.api import games, ratings, replays, tournaments
+from games.rooms import api as rooms
 
 urlpatterns = [
     path("auth/", include("games.api.accounts")),

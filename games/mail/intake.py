@@ -77,8 +77,8 @@ from django.utils import timezone
 from games.mail.core import address as reply_address
 from games.mail.core import limits, reading
 from games.models import ActionLog, Game, InboundMail, Seat
+from games.rooms import by_mail
 from games.services import clock, notify, submissions
-from games.services.rooms import by_mail
 from games.services.selectors import game_state
 from games.web.exceptions import ApplicationError
 from risk.rules import InvalidAction

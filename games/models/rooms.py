@@ -19,7 +19,7 @@ class Room(models.Model):
     battle with the room's own verifiable dice: roll ``n`` of the room is
     ``combat.dice.derive_roll(server_seed, "room:<id>", n, sides)``, numbered 1, 2, 3... across
     the whole room (``roll_count`` is the last number used). ``seed_commitment`` is published at
-    creation; ``server_seed`` is revealed when the room ends (``games.correspondence``).
+    creation; ``server_seed`` is revealed when the room ends (``games.rooms.core``).
     """
 
     class System(models.TextChoices):

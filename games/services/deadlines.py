@@ -44,8 +44,8 @@ from django.utils import timezone
 
 from games.common.queue import enqueue
 from games.models import Deadline, Game, Seat
+from games.rooms import clock
 from games.services import broadcast, dispatch, notify
-from games.services.rooms import clock
 
 logger = logging.getLogger(__name__)
 
@@ -209,7 +209,7 @@ def sweeper_start(interval: float | None = None) -> bool:
     The embedded default has no Celery beat. Its per-deadline tasks wait on timers in memory,
     lost when the server restarts, so this thread plays beat's part: every
     ``DEADLINE_SWEEP_SECONDS`` it runs ``deadlines_sweep``, the rooms' clock
-    (``games.services.rooms.clock.rooms_sweep``) and the tournaments' lost results
+    (``games.rooms.clock.rooms_sweep``) and the tournaments' lost results
     (the ``games.sweep_tournaments`` task, queued), as beat runs the three.
     """
     global _sweeper

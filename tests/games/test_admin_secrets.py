@@ -22,7 +22,7 @@ from django.urls import reverse
 
 from combat.models import AABattle
 from games.models import ActionLog, Game
-from games.services.rooms.setup import room_create
+from games.rooms.setup import room_create
 from games.web.admin_secrets import SECRET_FIELDS, SecretSafeAdmin
 from tests.games import test_admin as admin_tests
 

@@ -182,7 +182,7 @@ def test_room_rated_with_glicko2(alice, bob):
 
 
 def test_room_rated_flag_at_creation(alice):
-    from games.services.rooms import setup
+    from games.rooms import setup
 
     two = setup.room_create(creator=alice, name="a", system="wif", sides=["Axis", "Allies"])
     assert two.rated is True

@@ -14,8 +14,8 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Game, Room
+from games.rooms import journal, setup
 from games.services import ratings
-from games.services.rooms import journal, setup
 from tests.games.conftest import client_for, make_user
 from tests.games.test_ratings import finished_game
 

@@ -20,7 +20,7 @@ from games.models import (
     TournamentEntrant,
     TournamentTable,
 )
-from games.services.rooms import journal
+from games.rooms import journal
 from games.services.tournaments import pairing, reading, results, setup
 from games.web.exceptions import ApplicationError, ConflictError, ForbiddenError
 from tests.games.conftest import make_user

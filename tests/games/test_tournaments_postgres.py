@@ -8,10 +8,10 @@ import pytest
 from django.db import connection
 
 from games.models import TournamentAction, TournamentRound, TournamentTable
-from games.services.rooms import journal
+from games.rooms import journal
 from games.services.tournaments import results, setup
 from tests.games.conftest import make_user
-from tests.games.test_rooms_numbering_postgres import together
+from tests.games.rooms.test_rooms_numbering_postgres import together
 
 PLAYERS = 8
 

@@ -23,8 +23,8 @@ from games.models import (
     TournamentRound,
     TournamentTable,
 )
+from games.rooms import setup as room_setup
 from games.services import lobby
-from games.services.rooms import setup as room_setup
 from games.services.tournaments import access, reading
 from games.services.tournaments.log import logged
 from games.web.exceptions import ApplicationError, ConflictError

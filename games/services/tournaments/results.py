@@ -38,8 +38,8 @@ from games.models import (
     TournamentRound,
     TournamentTable,
 )
+from games.rooms import journal
 from games.services import operations, snapshots
-from games.services.rooms import journal
 from games.services.tournaments import access, reading
 from games.services.tournaments.log import logged
 from games.web.exceptions import ApplicationError, ConflictError, NotFoundError

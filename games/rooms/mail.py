@@ -18,10 +18,10 @@ from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 from django.utils import timezone
 
-from games.correspondence.transcript import LABELS, EntryText, entry_block
 from games.mail.core import address as reply_address
 from games.models import Room, RoomEntry, RoomSide
-from games.services.rooms import writing
+from games.rooms import writing
+from games.rooms.core.transcript import LABELS, EntryText, entry_block
 
 logger = logging.getLogger(__name__)
 

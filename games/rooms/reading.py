@@ -7,9 +7,9 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from games.correspondence.transcript import EntryText, transcript
 from games.models import Room, RoomEntry, RoomSide
-from games.services.rooms import access, writing
+from games.rooms import access, writing
+from games.rooms.core.transcript import EntryText, transcript
 
 #: Entries in one journal page; page on with ``after``.
 PAGE = 200
@@ -100,7 +100,7 @@ def entry_dict(entry: RoomEntry) -> dict[str, Any]:
 
 
 def room_transcript(room: Room) -> str:
-    """The journal as plain text (``games.correspondence.transcript``)."""
+    """The journal as plain text (``games.rooms.core.transcript``)."""
     variant = ", ".join(v for v in (room.rules, room.edition) if v)
     seed = room.server_seed if room.status == Room.Status.FINISHED else "secret until the end"
     header = [

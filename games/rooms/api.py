@@ -1,5 +1,5 @@
 """Correspondence rooms under ``/api/rooms``: parse, call a service in
-``games.services.rooms``, serialise.
+``games.rooms``, serialise.
 
 Anyone signed in reads a public room; a private room answers 404 not_found to anyone but its
 sides, referee, creator, staff and holders of its invite token. Only sides post notes, battles,
@@ -19,11 +19,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.games import ERRORS, _query_count, _valid, after_param
 from games.common.throttles import RoomPostThrottle
 from games.models import MAX_SIDES, MIN_SIDES, Room, RoomEntry
-from games.services.rooms import access, journal, reading, setup, writing
+from games.rooms import access, journal, reading, setup, writing
 from games.web.exceptions import ApplicationError, ErrorSerializer
+from games.web.requests import ERRORS, after_param, query_count, valid
 from games.web.strict import (
     ClosedSerializer,
     DocumentedDictField,
@@ -212,7 +212,7 @@ class RoomListApi(APIView):
         responses={201: RoomDetailOut, **ERRORS, 429: ErrorSerializer},
     )
     def post(self, request: Request) -> Response:
-        data = _valid(self.RoomCreateInput, request)
+        data = valid(self.RoomCreateInput, request)
         room = setup.room_create(creator=request.user, **data)
         return Response(reading.room_detail(room, request.user), status=status.HTTP_201_CREATED)
 
@@ -257,7 +257,7 @@ class RoomJoinApi(APIView):
         responses={200: RoomDetailOut, **ERRORS, 429: ErrorSerializer},
     )
     def post(self, request: Request, room_id: int) -> Response:
-        data = _valid(self.RoomJoinInput, request)
+        data = valid(self.RoomJoinInput, request)
         room = setup.room_join(
             room_id=room_id, user=request.user, side=data["side"], invite=data["invite"] or None
         )
@@ -280,7 +280,7 @@ class RoomJournalApi(APIView):
         },
     )
     def get(self, request: Request, room_id: int) -> Response:
-        after = _query_count(request, "after")
+        after = query_count(request, "after")
         room = access.room_for(room_id, request.user, invite=_invite(request))
         return Response(reading.journal_page(room, after))
 
@@ -368,7 +368,7 @@ class RoomPostApi(APIView):
         responses={201: EntriesOut, **ERRORS, 429: ErrorSerializer, 503: ErrorSerializer},
     )
     def post(self, request: Request, room_id: int) -> Response:
-        data = _valid(self.RoomEntryInput, request)
+        data = valid(self.RoomEntryInput, request)
         entries = _post(room_id, request.user, data)
         return Response(
             {"entries": [reading.entry_dict(e) for e in entries]}, status=status.HTTP_201_CREATED

@@ -13,8 +13,8 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from combat.battle_notation import parse_battle, resolve_battle
-from games.correspondence.rolls import RoomDice
 from games.models import Room, RoomEntry
+from games.rooms.core.rolls import RoomDice
 from tests.games.conftest import client_for, make_user
 
 START = datetime(2026, 11, 24, 10, 31, tzinfo=UTC)
@@ -25,7 +25,7 @@ COMMITMENT = "9cf49eeaaa45bd96bd47cf2cfeaeb0df96b82897144c8db521cc1330cc495761"
 
 @pytest.fixture(autouse=True)
 def _known_seed(monkeypatch) -> None:
-    monkeypatch.setattr("games.services.rooms.setup.new_seed", lambda: SEED)
+    monkeypatch.setattr("games.rooms.setup.new_seed", lambda: SEED)
 
 
 def create(client, **extra):

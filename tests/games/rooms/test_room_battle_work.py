@@ -1,5 +1,5 @@
 """Room battles priced up front, in two lanes, within each player's budget
-(games.services.rooms.battle_work, combat.battle_notation.price).
+(games.rooms.battle_work, combat.battle_notation.price).
 
 ``500 inf vs 500 inf`` once cost 4.6 s of CPU in the process's only battle slot while everyone
 else's ``3 inf vs 2 inf`` was turned away with 503 ``battles_busy``. Each test here failed on the
@@ -20,15 +20,15 @@ from django.core.cache import cache
 
 from combat.battle_notation import parse_battle
 from combat.battle_notation.price import battle_price
-from games.correspondence import battles
 from games.mail.intake import receive_mail
 from games.models import InboundMail, Room, RoomEntry
-from games.services.rooms import battle_work, journal
+from games.rooms import battle_work, journal
+from games.rooms.core import battles
 from games.web.exceptions import ApplicationError, ThrottledError
 from tests.games.conftest import client_for
 from tests.games.mail_helpers import DOMAIN, last_mail_to
-from tests.games.test_rooms import seated
-from tests.games.test_rooms_by_mail import reply
+from tests.games.rooms.test_rooms import seated
+from tests.games.rooms.test_rooms_by_mail import reply
 
 BIG = "250 inf vs 250 inf"  # exact odds, priced 0.38 s: the big lane
 HUGE = "500 inf vs 500 inf"  # Monte Carlo, 500 runs x 1,000 units: priced 3.51 s
@@ -197,7 +197,7 @@ def test_with_the_budgets_redis_unreachable_a_battle_is_rolled_uncounted(
     room, alice, settings, caplog
 ):
     settings.CACHES = DEAD_REDIS
-    with caplog.at_level(logging.WARNING, logger="games.services.rooms.battle_work"):
+    with caplog.at_level(logging.WARNING, logger="games.rooms.battle_work"):
         _, result = journal.request_battle(room_id=room.pk, user=alice, notation=BIG)
     assert result.kind == RoomEntry.Kind.BATTLE_RESULT and result.data["rolls"]
     warnings = {r.getMessage() for r in caplog.records if r.name.endswith("battle_work")}

@@ -17,10 +17,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.common import queue
-from games.correspondence import timecontrol
-from games.correspondence.timecontrol import Phase
 from games.models import Room
-from games.services.rooms import journal, writing
+from games.rooms import journal, writing
+from games.rooms.core import timecontrol
+from games.rooms.core.timecontrol import Phase
 
 logger = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from combat.dice import Dice, commitment_of, derive_roll
-from games.correspondence.rolls import RoomDice
+from games.rooms.core.rolls import RoomDice
 
 #: ``resolve(system, arguments, dice)`` -> the resolver's answer (with ``result``, ``summary``).
 Resolve = Callable[[str, Mapping[str, Any], Dice], Mapping[str, Any]]

@@ -1,5 +1,5 @@
 """Correspondence rooms through their services: numbering, immutability, the room's dice
-sequence, disputes, results and the clock (games.services.rooms).
+sequence, disputes, results and the clock (games.rooms).
 
 The battles here are World in Flames land attacks (``18 vs 6``: the 2d10 CRT, fractional odds
 off), which roll exactly two d10 each, so the roll numbers each battle takes are known by hand.
@@ -22,8 +22,8 @@ from django.db import IntegrityError, connection, transaction
 
 from combat.dice import commitment_of, derive_roll
 from games.models import JournalEdited, Room, RoomEntry
-from games.services.rooms import battle_work, clock, journal, reading, setup, writing
-from games.services.rooms.verify import room_verify
+from games.rooms import battle_work, clock, journal, reading, setup, writing
+from games.rooms.verify import room_verify
 from games.web.exceptions import ApplicationError, ConflictError, ForbiddenError, UnavailableError
 from tests.games.conftest import make_user
 

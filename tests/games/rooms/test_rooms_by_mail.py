@@ -1,4 +1,4 @@
-"""Room journals by mail (games.services.rooms.by_mail through inbound_mail.receive_mail), with
+"""Room journals by mail (games.rooms.by_mail through inbound_mail.receive_mail), with
 real MIME messages: the reply address every room mail carries, a note + a battle + end turn
 posted in one reply, a forged address, a replay, a stranger's mail, a bad battle line; then the
 same loop once through the anymail webhook and once through ``fetch_mail --maildir``.
@@ -24,10 +24,10 @@ from django.core.management import call_command
 from games.mail.core import address
 from games.mail.intake import receive_mail
 from games.models import InboundMail, Room, RoomEntry, RoomSide
-from games.services.rooms import journal
-from games.services.rooms import mail as room_mail
+from games.rooms import journal
+from games.rooms import mail as room_mail
 from tests.games.mail_helpers import DOMAIN, eml, last_mail_to
-from tests.games.test_rooms import seated
+from tests.games.rooms.test_rooms import seated
 
 NOTE = "Panzers through the Ardennes.\nParatroops drop on Rotterdam."
 BODY = "Panzers through the Ardennes.\nbattle 18 vs 6\nParatroops drop on Rotterdam.\nend turn"

@@ -18,9 +18,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.common import queue
-from games.correspondence import timecontrol
 from games.models import Room, RoomEntry, RoomSide
-from games.services.rooms import access
+from games.rooms import access
+from games.rooms.core import timecontrol
 from games.web.exceptions import ApplicationError, ConflictError
 
 REFEREE = "referee"

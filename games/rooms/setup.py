@@ -26,8 +26,8 @@ from django.utils import timezone
 from combat.axis_allies.editions import available_editions
 from combat.dice import commitment_of, new_seed
 from games.models import MAX_SIDES, MIN_SIDES, Room, RoomEntry, RoomSide
-from games.services.rooms import access
-from games.services.rooms.writing import REFEREE, SERVER, STAFF, append, locked
+from games.rooms import access
+from games.rooms.writing import REFEREE, SERVER, STAFF, append, locked
 from games.web.exceptions import ApplicationError, ConflictError
 
 RULES = ("dice", "lowluck", "chess")

@@ -17,7 +17,7 @@ from django.core.management.base import CommandError
 
 from games.models import Room, RoomEntry
 from tests.games.conftest import client_for, make_user
-from tests.games.test_rooms import tamper
+from tests.games.rooms.test_rooms import tamper
 
 
 def post(client, room_id: int, **body):

@@ -11,5 +11,5 @@ numbered journal, the room's verifiable dice, disputes, results and a clock.
 - ``mail``: notices to everyone of disputes, rulings, timeouts and the result;
 - ``verify``: ``manage.py verify_room``'s check of an ended room.
 
-The arithmetic and the checks are pure, in ``games.correspondence``.
+The arithmetic and the checks are pure, in ``games.rooms.core``.
 """

@@ -1,10 +1,10 @@
-"""The plain-text transcript's blocks (games.correspondence.transcript)."""
+"""The plain-text transcript's blocks (games.rooms.core.transcript)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from games.correspondence.transcript import EntryText, entry_block, transcript
+from games.rooms.core.transcript import EntryText, entry_block, transcript
 
 
 def test_a_note_is_one_line_and_further_lines_are_indented():

@@ -6,5 +6,5 @@
 - ``audit``: the check behind ``manage.py verify_room``;
 - ``battles``: a battle request in the resolver's terms (``combat.battle_notation``).
 
-``games.services.rooms`` loads rows, calls these and saves what they return.
+``games.rooms`` loads rows, calls these and saves what they return.
 """

@@ -1,4 +1,4 @@
-"""A room's clock arithmetic (games.correspondence.timecontrol), every value worked by hand.
+"""A room's clock arithmetic (games.rooms.core.timecontrol), every value worked by hand.
 
 The cast: Germany's turn 3 starts Tuesday 2026-11-24 10:00 UTC; 3 days per turn, a reminder 24
 hours before the deadline, 2 days' grace.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from games.correspondence.timecontrol import (
+from games.rooms.core.timecontrol import (
     Phase,
     deadline,
     overlap,

@@ -1,4 +1,4 @@
-"""A room's referee is not a player who decides for themselves (games.services.rooms).
+"""A room's referee is not a player who decides for themselves (games.rooms).
 
 The attack these tests replay: alice created a rated room, took a side and stayed its referee,
 decided the result for herself and voided bob's winning battle again and again, each void
@@ -16,8 +16,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.models import Room, RoomEntry
-from games.services.rooms import journal, setup
-from games.services.rooms.verify import room_verify
+from games.rooms import journal, setup
+from games.rooms.verify import room_verify
 from games.web.exceptions import ApplicationError, ConflictError, ForbiddenError
 from tests.games.conftest import make_user
 

@@ -14,7 +14,7 @@ sends a side: ``rooms.mail``) to ``receive``. Here:
 2. the sender must be the side's player's account email (case-insensitive), as for games; a
    mail from anyone else posts nothing and the refusal goes to the player, not the stranger;
 3. the reply's own text (quoted thread and signature cut, ``games.mail.core.reading.reply_text``) is
-   read into posts by ``games.correspondence.mail_posts`` (the note first, then ``battle``,
+   read into posts by ``games.rooms.core.mail_posts`` (the note first, then ``battle``,
    ``challenge`` and ``end turn`` lines as written) and each is written by the journal's own
    service as that side's user, one transaction each, as the site's posts are. The first
    refusal stops the rest; the posts before it stay written;
@@ -36,13 +36,13 @@ from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 
-from games.correspondence import mail_posts
-from games.correspondence.transcript import LABELS
 from games.mail.core import address as reply_address
 from games.mail.core import reading
 from games.models import InboundMail, Room, RoomEntry, RoomSide
-from games.services.rooms import journal
-from games.services.rooms import mail as room_mail
+from games.rooms import journal
+from games.rooms import mail as room_mail
+from games.rooms.core import mail_posts
+from games.rooms.core.transcript import LABELS
 from games.web.exceptions import ApplicationError
 
 logger = logging.getLogger(__name__)

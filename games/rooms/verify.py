@@ -1,21 +1,15 @@
 """``manage.py verify_room``: an ended room's journal and rolls checked against its seed.
 
-Loads the rows into ``games.correspondence.audit.RoomAuditData`` and runs the pure check with
+Loads the rows into ``games.rooms.core.audit.RoomAuditData`` and runs the pure check with
 the real resolver, as ``games.services.verify`` does for a game's log. A room still running is
 refused: its seed is secret until the end.
 """
 
 from __future__ import annotations
 
-from games.correspondence import battles
-from games.correspondence.audit import (
-    AuditReport,
-    BattleRecord,
-    Resolve,
-    RoomAuditData,
-    audit_room,
-)
 from games.models import Room, RoomEntry
+from games.rooms.core import battles
+from games.rooms.core.audit import AuditReport, BattleRecord, Resolve, RoomAuditData, audit_room
 from games.web.exceptions import ConflictError
 
 

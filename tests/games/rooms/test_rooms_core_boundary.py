@@ -1,4 +1,4 @@
-"""The rooms' core (games.correspondence) is pure: importing all of it loads no framework
+"""The rooms' core (games.rooms.core) is pure: importing all of it loads no framework
 (the import-linter contract in pyproject.toml checks what is written; this what is loaded)."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from tests.conftest import ROOT
 def test_importing_the_rooms_core_loads_no_framework(python):
     code = f"""
 import importlib, pkgutil, sys
-import games.correspondence as core
-for module in pkgutil.walk_packages(core.__path__, "games.correspondence."):
+import games.rooms.core as core
+for module in pkgutil.walk_packages(core.__path__, "games.rooms.core."):
     importlib.import_module(module.name)
 print(sorted(n for n in sys.modules if n.split(".")[0] in {sorted(FORBIDDEN_TOP_LEVEL)!r}))
 """

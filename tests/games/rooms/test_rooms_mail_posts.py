@@ -1,8 +1,8 @@
-"""Reading a room reply into posts (games.correspondence.mail_posts): pure, text in, posts out."""
+"""Reading a room reply into posts (games.rooms.core.mail_posts): pure, text in, posts out."""
 
 from __future__ import annotations
 
-from games.correspondence.mail_posts import Post, read_posts
+from games.rooms.core.mail_posts import Post, read_posts
 
 
 def test_the_note_comes_first_then_the_commands_in_the_order_written():

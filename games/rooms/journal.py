@@ -39,12 +39,12 @@ from django.utils import timezone
 
 from combat.errors import CombatInputError
 from games.common.queue import enqueue
-from games.correspondence import battles, timecontrol
-from games.correspondence.audit import Resolve
-from games.correspondence.rolls import RoomDice, roll_range
 from games.models import Room, RoomEntry, RoomSide
-from games.services.rooms import access, battle_work
-from games.services.rooms.writing import (
+from games.rooms import access, battle_work
+from games.rooms.core import battles, timecontrol
+from games.rooms.core.audit import Resolve
+from games.rooms.core.rolls import RoomDice, roll_range
+from games.rooms.writing import (
     MAX_TEXT,
     REFEREE,
     SERVER,
@@ -402,7 +402,7 @@ def decide_result(*, room_id: int, user: Any, winners: Sequence[str], text: str 
         return _finish(room, result, by="referee")
 
 
-# --- the clock's writes (games.services.rooms.clock calls these under the room's lock) ----------
+# --- the clock's writes (games.rooms.clock calls these under the room's lock) ----------
 
 
 def write_timeout(room: Room, side: RoomSide, now: datetime) -> RoomEntry:

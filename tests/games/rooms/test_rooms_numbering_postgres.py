@@ -20,10 +20,10 @@ from django.db import connection
 
 from games.mail.intake import receive_mail
 from games.models import Room, RoomEntry, RoomSide
-from games.services.rooms import journal
-from games.services.rooms import mail as room_mail
+from games.rooms import journal
+from games.rooms import mail as room_mail
 from tests.games.mail_helpers import DOMAIN
-from tests.games.test_rooms import seated
+from tests.games.rooms.test_rooms import seated
 
 THREADS = 12
 
