@@ -238,7 +238,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "AABattleResultEnum": "combat.axis_allies.reports.RESULTS",
         "AAUnitEnum": "combat.api.serializers.UNIT_NAMES",
-        "RatingKindEnum": "games.services.rating_board.KINDS",
+        "RatingKindEnum": "games.ratings.board.KINDS",
         "StatusEnum": "games.api.game_schema.GAME_STATUSES",
         "SystemEnum": "games.api.tournaments.ROOM_SYSTEMS",
         "TournamentPlayEnum": "games.api.tournaments.PLAYS",

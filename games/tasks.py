@@ -12,6 +12,7 @@ import socket
 from celery import shared_task
 
 from games.common.retries import DB_RETRY, TRANSIENT_DB_ERRORS  # noqa: F401
+from games.ratings import tasks as ratings_tasks  # noqa: F401  (registers the ratings' tasks)
 from games.rooms import tasks as rooms_tasks  # noqa: F401  (registers the rooms' tasks)
 
 
@@ -75,22 +76,6 @@ def notify_game_over(game_id: int) -> int:
     from games.services import notify
 
     return notify.game_over(game_id)
-
-
-@shared_task(name="games.rate_game", **DB_RETRY)
-def rate_game(game_id: int) -> int:
-    """Update the ratings after a rated game ended (idempotent: rated once only)."""
-    from games.services import ratings
-
-    return ratings.rate_game(game_id)
-
-
-@shared_task(name="games.rate_room", **DB_RETRY)
-def rate_room(room_id: int) -> int:
-    """Update the ratings after a rated room ended (idempotent: rated once only)."""
-    from games.services import ratings
-
-    return ratings.rate_room(room_id)
 
 
 @shared_task(name="games.tournament_game_over", **DB_RETRY)

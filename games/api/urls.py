@@ -2,7 +2,8 @@
 
 from django.urls import include, path
 
-from games.api import games, ratings, replays, tournaments
+from games.api import games, replays, tournaments
+from games.ratings import api as ratings
 from games.rooms import api as rooms
 
 urlpatterns = [

@@ -76,6 +76,8 @@ class Game(models.Model):
     hints = models.BooleanField(
         default=True, help_text="Players may ask the AI for a hint (GET /api/games/{id}/hint)."
     )
+    # The help text names the ratings' old module (now games.ratings.rate): the text is part of
+    # the migrations' state, and a new wording would need a migration.
     rated = models.BooleanField(
         default=True,
         help_text="Asked for at creation; at the start it stays true only if every seat is a "
@@ -207,7 +209,7 @@ class Seat(models.Model):
 class ActionLog(models.Model):
     """One applied action, never changed: who, what, what happened, and the rolls it used (the
     one exception: ``manage.py rerate --rerank`` corrects the ranking its ``game_over`` event
-    announced, with the game's result and board, ``games.services.rerank``).
+    announced, with the game's result and board, ``games.ratings.rerank``).
 
     ``rolls`` are the ``SeededDice`` log of the action (``context`` + counters), so anyone can
     re-derive them from the revealed seed; ``response`` is the body the submitter received, so a

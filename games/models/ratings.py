@@ -11,7 +11,7 @@ from games.models.rooms import Room
 
 
 class Rating(models.Model):
-    """A player's current rating of one kind (games.services.ratings keeps it).
+    """A player's current rating of one kind (games.ratings.rate keeps it).
 
     Glicko-2 kinds: ``rating``/``deviation`` on the Glicko scale (1500/350) and ``volatility``.
     OpenSkill (``fast_risk_multi``): ``rating`` is mu, ``deviation`` sigma, volatility unused.

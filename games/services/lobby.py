@@ -86,7 +86,7 @@ def game_create(
     ``ai_level``: the AI's strength for bots, allied armies and timed-out players;
     ``ai_delay_ms``: the pause between its moves (``settings.AI_DELAY_MS`` when not given);
     ``hints``: whether players may ask the AI for a hint; ``rated``: asked for a rated game
-    (it stays rated at the start only if every seat is a person, ``games.services.ratings``)."""
+    (it stays rated at the start only if every seat is a person, ``games.ratings.rate``)."""
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise ApplicationError(
             f"a game has {MIN_SEATS}-{MAX_SEATS} seats", code="invalid", field="seats"

@@ -26,9 +26,9 @@ from django.utils import timezone
 
 from games.competition.formats import CLOSED_FORMATS, MAX_FIELD, total_rounds
 from games.models import AI_LEVELS, Rating, Room, Tournament, TournamentEntrant
+from games.ratings.rate import GLICKO_START, game_kind_for_seats
 from games.rooms import setup as room_setup
 from games.services import lobby
-from games.services.ratings import GLICKO_START, game_kind_for_seats
 from games.services.tournaments import access, pairing, results
 from games.services.tournaments.log import logged
 from games.web.exceptions import ApplicationError, ConflictError, NotFoundError

@@ -26,8 +26,8 @@ from games.models import InboundMail
 from games.services import notify
 from tests.games import test_deadlines as shared
 from tests.games.mail_helpers import DOMAIN, a_move, eml, player_actions, seat_of, state_of
-from tests.games.test_deadlines import started, waiting
 from tests.games.rooms.test_rooms_numbering_postgres import together
+from tests.games.test_deadlines import started, waiting
 
 _nobody_connected = shared._nobody_connected
 commits = shared.commits

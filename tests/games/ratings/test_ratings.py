@@ -1,4 +1,4 @@
-"""Ratings after rated games and rooms (issue 19 section 1): games.services.ratings."""
+"""Ratings after rated games and rooms (issue 19 section 1): games.ratings.rate."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from openskill.models import PlackettLuce
 
 from games.competition import glicko2_update
 from games.models import Game, Rating, RatingChange, Room, RoomSide, Seat
-from games.services import lobby, ratings, submissions
+from games.ratings import rate
+from games.services import lobby, submissions
 from tests.games.conftest import client_for, make_user
 from tests.games.helpers import start_game
 
@@ -33,7 +34,7 @@ def finished_game(users, ranking, *, at, winner=True, rated=True) -> Game:
 
 def test_two_player_game_equals_glicko2_by_hand(alice, bob):
     game = finished_game([alice, bob], ["bob", "alice"], at=timezone.now())
-    assert ratings.rate_game(game.pk) == 2
+    assert rate.rate_game(game.pk) == 2
     new = (1500.0, 350.0, 0.06)
     bob_expected = glicko2_update(new, [(1500.0, 350.0, 1.0)])
     alice_expected = glicko2_update(new, [(1500.0, 350.0, 0.0)])
@@ -49,11 +50,11 @@ def test_two_player_game_equals_glicko2_by_hand(alice, bob):
 
 def test_second_game_grows_the_deviation_over_the_idle_days(alice, bob):
     start = timezone.now()
-    ratings.rate_game(finished_game([alice, bob], ["alice", "bob"], at=start).pk)
+    rate.rate_game(finished_game([alice, bob], ["alice", "bob"], at=start).pk)
     a1 = Rating.objects.get(user=alice)
     b1 = Rating.objects.get(user=bob)
     later = start + timedelta(days=100)
-    ratings.rate_game(finished_game([alice, bob], ["alice", "bob"], at=later, winner=False).pk)
+    rate.rate_game(finished_game([alice, bob], ["alice", "bob"], at=later, winner=False).pk)
     # 100 days = 21.436 lichess rating periods of volatility 0.06 on the Glicko-2 scale.
     periods = 100 * 0.21436
     grown_a = ((a1.deviation / 173.7178) ** 2 + periods * a1.volatility**2) ** 0.5 * 173.7178
@@ -70,7 +71,7 @@ def test_four_player_game_equals_openskill(alice, bob, carol):
     dave = make_user("dave")
     game = finished_game([alice, bob, carol, dave], ["carol", "alice", "dave", "bob"],
                          at=timezone.now())  # fmt: skip
-    assert ratings.rate_game(game.pk) == 4
+    assert rate.rate_game(game.pk) == 4
     model = PlackettLuce()
     teams = [[model.rating()] for _ in range(4)]
     # Seats in order alice, bob, carol, dave; places 2, 4, 1, 3.
@@ -84,14 +85,14 @@ def test_four_player_game_equals_openskill(alice, bob, carol):
 def test_left_player_ranks_last_and_draw_ties(alice, bob, carol):
     # bob left: not in the ranking, so last; the places are alice 1, carol 2, bob 3.
     game = finished_game([alice, bob, carol], ["alice", "carol"], at=timezone.now())
-    ratings.rate_game(game.pk)
+    rate.rate_game(game.pk)
     model = PlackettLuce()
     expected = model.rate([[model.rating()] for _ in range(3)], ranks=[1, 3, 2])
     assert Rating.objects.get(user=bob).rating == expected[1][0].mu
     # An agreed draw (no winner): everyone tied, so three equal new players stay equal.
     eve, fay, gus = make_user("eve"), make_user("fay"), make_user("gus")
     draw = finished_game([eve, fay, gus], ["eve", "fay", "gus"], at=timezone.now(), winner=False)
-    ratings.rate_game(draw.pk)
+    rate.rate_game(draw.pk)
     mus = {r.rating for r in Rating.objects.filter(user__in=[eve, fay, gus])}
     assert mus == {model.rate([[model.rating()]] * 3, ranks=[1, 1, 1])[0][0].mu}
 
@@ -100,7 +101,7 @@ def test_late_comer_is_not_rated(alice, bob, carol):
     game = finished_game([alice, bob], ["carol", "alice"], at=timezone.now())
     # carol took over bob's army after the start: a seat row of her own, after the 2 seats.
     Seat.objects.create(game=game, position=2, user=carol, player="carol")
-    assert ratings.rate_game(game.pk) == 2
+    assert rate.rate_game(game.pk) == 2
     assert not Rating.objects.filter(user=carol).exists()
     # alice ranks above bob (who left, so is missing from the ranking): a win for her.
     expected = glicko2_update((1500.0, 350.0, 0.06), [(1500.0, 350.0, 1.0)])
@@ -109,20 +110,20 @@ def test_late_comer_is_not_rated(alice, bob, carol):
 
 def test_rated_once_only(alice, bob):
     game = finished_game([alice, bob], ["alice", "bob"], at=timezone.now())
-    assert ratings.rate_game(game.pk) == 2
+    assert rate.rate_game(game.pk) == 2
     first = Rating.objects.get(user=alice).rating
-    assert ratings.rate_game(game.pk) == 0
+    assert rate.rate_game(game.pk) == 0
     assert Rating.objects.get(user=alice).rating == first
     assert RatingChange.objects.filter(game=game).count() == 2
 
 
 def test_unrated_or_admin_ended_game_changes_nothing(alice, bob):
     unrated = finished_game([alice, bob], ["alice", "bob"], at=timezone.now(), rated=False)
-    assert ratings.rate_game(unrated.pk) == 0
+    assert rate.rate_game(unrated.pk) == 0
     ended = finished_game([alice, bob], ["alice", "bob"], at=timezone.now())
     ended.result = {"ended_by": "admin", "reason": "test"}
     ended.save()
-    assert ratings.rate_game(ended.pk) == 0
+    assert rate.rate_game(ended.pk) == 0
     assert not Rating.objects.exists()
 
 
@@ -175,10 +176,10 @@ def two_sided_room(alice, bob, *, winners, at) -> Room:
 
 def test_room_rated_with_glicko2(alice, bob):
     room = two_sided_room(alice, bob, winners=["Soviet Union"], at=timezone.now())
-    assert ratings.rate_room(room.pk) == 2
+    assert rate.rate_room(room.pk) == 2
     expected = glicko2_update((1500.0, 350.0, 0.06), [(1500.0, 350.0, 1.0)])
     assert Rating.objects.get(user=bob, kind="axis_allies").rating == expected[0]
-    assert ratings.rate_room(room.pk) == 0
+    assert rate.rate_room(room.pk) == 0
 
 
 def test_room_rated_flag_at_creation(alice):
@@ -207,8 +208,8 @@ def test_rerate_reproduces_the_incremental_numbers(alice, bob, carol):
         ([bob, alice], ["bob", "alice"], 300),
     ]
     for users, ranking, day in results:
-        ratings.rate_game(finished_game(users, ranking, at=t0 + timedelta(days=day)).pk)
-    ratings.rate_room(two_sided_room(alice, bob, winners=[], at=t0 + timedelta(days=5)).pk)
+        rate.rate_game(finished_game(users, ranking, at=t0 + timedelta(days=day)).pk)
+    rate.rate_room(two_sided_room(alice, bob, winners=[], at=t0 + timedelta(days=5)).pk)
     # The room ended on day 5 but was rated last; no game shares its kind, so the order
     # between them changes nothing and every number must come back the same.
     fields = ("user_id", "kind", "rating", "deviation", "volatility", "games", "last_played")

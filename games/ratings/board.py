@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Exists, ExpressionWrapper, F, FloatField, OuterRef, Q, QuerySet
 
 from games.models import Rating, RatingChange, RoomSide, Seat
-from games.services.ratings import GLICKO_KINDS, is_provisional
+from games.ratings.rate import GLICKO_KINDS, is_provisional
 from games.web.exceptions import ApplicationError, NotFoundError
 
 #: The most rows a leaderboard shows.

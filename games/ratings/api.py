@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.models import Rating
-from games.services import rating_board
+from games.ratings import board
 from games.web.exceptions import ErrorSerializer
 from games.web.requests import query_choice
 
@@ -64,7 +64,7 @@ class LeaderboardApi(APIView):
         summary="The leaderboard of one rating kind, best first",
         operation_id="ratings_list",
         description=(
-            f"At most {rating_board.LEADERBOARD_SIZE} rows. Glicko-2 kinds sort by rating, "
+            f"At most {board.LEADERBOARD_SIZE} rows. Glicko-2 kinds sort by rating, "
             "fast_risk_multi (OpenSkill) by mu - 3 sigma. 400 invalid_choice naming kind."
         ),
         parameters=[
@@ -79,8 +79,8 @@ class LeaderboardApi(APIView):
         responses={200: LeaderboardOut, 400: ErrorSerializer},
     )
     def get(self, request: Request) -> Response:
-        kind = query_choice(request, "kind", rating_board.KINDS) or Rating.Kind.FAST_RISK_2P
-        return Response({"kind": kind, "ratings": rating_board.leaderboard(kind)})
+        kind = query_choice(request, "kind", board.KINDS) or Rating.Kind.FAST_RISK_2P
+        return Response({"kind": kind, "ratings": board.leaderboard(kind)})
 
 
 class PlayerRatingsApi(APIView):
@@ -95,4 +95,4 @@ class PlayerRatingsApi(APIView):
         responses={200: PlayerRatingsOut, 404: ErrorSerializer},
     )
     def get(self, request: Request, username: str) -> Response:
-        return Response(rating_board.player_ratings(username, request.user))
+        return Response(board.player_ratings(username, request.user))

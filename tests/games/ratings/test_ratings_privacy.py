@@ -1,5 +1,5 @@
 """A private game's or room's rating change is shown to its players and staff only
-(games.services.rating_board, /api/players/<username>/ratings, /players/<username>).
+(games.ratings.board, /api/players/<username>/ratings, /players/<username>).
 
 Before: a visitor read bob's private games and rooms in his history (their dates, ids and
 rating changes) though the games themselves answer 404 to strangers.
@@ -14,10 +14,10 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Game, Room
+from games.ratings import rate
 from games.rooms import journal, setup
-from games.services import ratings
 from tests.games.conftest import client_for, make_user
-from tests.games.test_ratings import finished_game
+from tests.games.ratings.test_ratings import finished_game
 
 pytestmark = pytest.mark.django_db
 
@@ -30,15 +30,15 @@ def results(alice, bob, carol):
     public = finished_game([alice, bob], ["bob", "alice"], at=t0)
     private = finished_game([alice, bob], ["bob", "alice"], at=t0 + timedelta(days=1))
     Game.objects.filter(pk=private.pk).update(public=False)
-    ratings.rate_game(public.pk)
-    ratings.rate_game(private.pk)
+    rate.rate_game(public.pk)
+    rate.rate_game(private.pk)
     room = setup.room_create(creator=carol, name="Secret", system="wif",
                              sides=["Axis", "Allies"], public=False)  # fmt: skip
     setup.room_join(room_id=room.pk, user=alice, side="Axis", invite=room.invite_token)
     setup.room_join(room_id=room.pk, user=bob, side="Allies", invite=room.invite_token)
     for user in (alice, bob):
         journal.agree_result(room_id=room.pk, user=user, winners=["Allies"])
-    ratings.rate_room(room.pk)
+    rate.rate_room(room.pk)
     return public, private, Room.objects.get(pk=room.pk)
 
 
@@ -84,7 +84,7 @@ def test_the_player_page_hides_them_too(results):
 def test_a_player_with_only_private_results_shows_a_flat_chart_to_strangers(alice, bob):
     private = finished_game([alice, bob], ["bob", "alice"], at=timezone.now())
     Game.objects.filter(pk=private.pk).update(public=False)
-    ratings.rate_game(private.pk)
+    rate.rate_game(private.pk)
     assert shown(Client()) == []
     page = Client().get("/players/bob")
     assert page.status_code == 200

@@ -11,16 +11,16 @@ from django.utils import timezone
 
 from frontend.rating_chart import HEIGHT, PAD, history_chart
 from games.competition import glicko2_update
-from games.services import ratings
-from tests.games.test_ratings import finished_game
+from games.ratings import rate
+from tests.games.ratings.test_ratings import finished_game
 
 pytestmark = pytest.mark.django_db
 
 
 def two_results(alice, bob):
     t0 = timezone.now() - timedelta(days=2)
-    ratings.rate_game(finished_game([alice, bob], ["alice", "bob"], at=t0).pk)
-    ratings.rate_game(finished_game([alice, bob], ["alice", "bob"], at=t0 + timedelta(days=1)).pk)
+    rate.rate_game(finished_game([alice, bob], ["alice", "bob"], at=t0).pk)
+    rate.rate_game(finished_game([alice, bob], ["alice", "bob"], at=t0 + timedelta(days=1)).pk)
 
 
 def test_leaderboard_api(alice, bob):
