@@ -198,7 +198,7 @@ REST_FRAMEWORK = {
         "hint": env.str("THROTTLE_HINT", default="30/min"),
         # Correspondence room writes (games.rooms.api): each locks the room's row.
         "rooms": env.str("THROTTLE_ROOMS", default="60/min"),
-        # Tournament writes (games.api.tournaments): each locks the tournament's row.
+        # Tournament writes (games.tournaments.api): each locks the tournament's row.
         "tournaments": env.str("THROTTLE_TOURNAMENTS", default="60/min"),
         # Anonymous use of the combat calculators (combat.api.limits), per client address.
         "calculator": env.str("THROTTLE_CALCULATOR", default="60/min"),
@@ -240,10 +240,10 @@ SPECTACULAR_SETTINGS = {
         "AAUnitEnum": "combat.api.serializers.UNIT_NAMES",
         "RatingKindEnum": "games.ratings.board.KINDS",
         "StatusEnum": "games.api.game_schema.GAME_STATUSES",
-        "SystemEnum": "games.api.tournaments.ROOM_SYSTEMS",
-        "TournamentPlayEnum": "games.api.tournaments.PLAYS",
-        "TournamentStatusEnum": "games.api.tournaments.STATUSES",
-        "EntrantStatusEnum": "games.api.tournaments.ENTRANT_STATUSES",
+        "SystemEnum": "games.tournaments.api.ROOM_SYSTEMS",
+        "TournamentPlayEnum": "games.tournaments.api.PLAYS",
+        "TournamentStatusEnum": "games.tournaments.api.STATUSES",
+        "EntrantStatusEnum": "games.tournaments.api.ENTRANT_STATUSES",
     },
     # The schema states what the server accepts (issue 15): bodies are documented as JSON only
     # (a form body cannot carry the nested objects: options, an action), and a string that may

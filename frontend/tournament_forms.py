@@ -1,5 +1,5 @@
 """The form of ``/tournaments/new``: it parses what a browser sends into the keyword arguments
-of ``games.services.tournaments.setup.tournament_create``; the service checks every setting.
+of ``games.tournaments.setup.tournament_create``; the service checks every setting.
 
 The form only turns text into types (numbers, dates, lists) and offers the closed choices; it
 does not repeat the service's rules, so a refusal comes from one place and is shown next to the

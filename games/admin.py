@@ -56,9 +56,9 @@ from games.models import (
     TournamentRound,
 )
 from games.services import operations
-from games.services.tournaments import pairing
-from games.services.tournaments import setup as tournament_setup
-from games.services.tournaments.log import logged
+from games.tournaments import pairing
+from games.tournaments import setup as tournament_setup
+from games.tournaments.log import logged
 from games.web.admin_secrets import ReadOnly, SecretSafeAdmin
 from games.web.exceptions import ApplicationError
 from risk.rules import to_dict

@@ -14,6 +14,7 @@ from celery import shared_task
 from games.common.retries import DB_RETRY, TRANSIENT_DB_ERRORS  # noqa: F401
 from games.ratings import tasks as ratings_tasks  # noqa: F401  (registers the ratings' tasks)
 from games.rooms import tasks as rooms_tasks  # noqa: F401  (registers the rooms' tasks)
+from games.tournaments import tasks as tournaments_tasks  # noqa: F401  (registers its tasks)
 
 
 @shared_task(name="games.ping", ignore_result=False)
@@ -76,35 +77,3 @@ def notify_game_over(game_id: int) -> int:
     from games.services import notify
 
     return notify.game_over(game_id)
-
-
-@shared_task(name="games.tournament_game_over", **DB_RETRY)
-def tournament_game_over(game_id: int) -> bool:
-    """A finished game's result goes to its tournament table, if it has one."""
-    from games.services.tournaments import results
-
-    return results.record_game(game_id)
-
-
-@shared_task(name="games.tournament_room_over", **DB_RETRY)
-def tournament_room_over(room_id: int) -> bool:
-    """A finished room's result goes to its tournament table, if it has one."""
-    from games.services.tournaments import results
-
-    return results.record_room(room_id)
-
-
-@shared_task(name="games.tournament_round_mail", **DB_RETRY)
-def tournament_round_mail(tournament_id: int, number: int) -> int:
-    """Tell every player of a newly paired round their pairing."""
-    from games.services.tournaments import mail
-
-    return mail.round_paired(tournament_id, number)
-
-
-@shared_task(name="games.sweep_tournaments")
-def sweep_tournaments() -> int:
-    """Results a lost task did not record (Celery beat)."""
-    from games.services.tournaments import results
-
-    return results.sweep()

@@ -2,9 +2,10 @@
 
 from django.urls import include, path
 
-from games.api import games, replays, tournaments
+from games.api import games, replays
 from games.ratings import api as ratings
 from games.rooms import api as rooms
+from games.tournaments import api as tournaments
 
 urlpatterns = [
     path("auth/", include("games.api.accounts")),

@@ -1,7 +1,7 @@
 """Tournaments (issue 19 section 2): the event, its entrants, rounds, tables and the staff log.
 
 Re-exported by ``games.models``. The rules of each format live in ``games.competition``; the
-service layer (``games.services.tournaments``) loads these rows, calls it and saves the answer.
+service layer (``games.tournaments``) loads these rows, calls it and saves the answer.
 A table is one pairing: a 1 v 1 game or room (two seats, the first-named first), a bye (one
 seat, no game) or a multiplayer Fast Risk table (3-6 seats).
 """

@@ -123,8 +123,8 @@ def test_an_empty_key_is_blamed_on_the_body_not_on_an_empty_field(alice):
 @pytest.mark.services
 @pytest.mark.django_db
 def test_a_nul_byte_in_a_username_path_is_a_404_on_postgresql():
-    from games.services.tournaments import setup
-    from tests.games.test_tournaments_api import CHESS_CUP
+    from games.tournaments import setup
+    from tests.games.tournaments.test_tournaments_api import CHESS_CUP
 
     staff = make_user("ref", is_staff=True)
     tournament = setup.tournament_create(actor=staff, **CHESS_CUP)

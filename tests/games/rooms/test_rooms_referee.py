@@ -99,8 +99,8 @@ def test_a_neutral_creator_refereeing_is_accepted_by_each_side_joining(alice, bo
 def test_a_rated_room_tournament_creator_referees_and_cannot_enter(staff, alice):
     """Its rooms are refereed by its creator (``room_create_seated``), so the creator plays in
     none: refused at entry, not at pairing."""
-    from games.services.tournaments import setup as tournaments
-    from tests.games.test_tournaments_api import CHESS_CUP
+    from games.tournaments import setup as tournaments
+    from tests.games.tournaments.test_tournaments_api import CHESS_CUP
 
     cup = tournaments.tournament_create(actor=staff, **CHESS_CUP)
     assert cup.rated

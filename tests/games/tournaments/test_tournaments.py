@@ -21,7 +21,7 @@ from games.models import (
     TournamentTable,
 )
 from games.rooms import journal
-from games.services.tournaments import pairing, reading, results, setup
+from games.tournaments import pairing, reading, results, setup
 from games.web.exceptions import ApplicationError, ConflictError, ForbiddenError
 from tests.games.conftest import make_user
 

@@ -1,5 +1,5 @@
 """Tournaments under ``/api/tournaments`` (issue 19): parse, call a service in
-``games.services.tournaments``, serialise.
+``games.tournaments``, serialise.
 
 Tournaments are public: anyone, signed in or not, reads the list and a tournament's entrants,
 pairings, standings and crosstable; the staff log is in the detail for staff only. A signed-in
@@ -24,7 +24,7 @@ from games.common.throttles import TournamentWriteThrottle
 from games.models import AI_LEVELS, Game, Room, Tournament, TournamentEntrant, TournamentTable
 from games.rooms.setup import MAX_DAYS_PER_TURN
 from games.services import lobby
-from games.services.tournaments import access, pairing, reading, results, setup
+from games.tournaments import access, pairing, reading, results, setup
 from games.web.exceptions import ErrorSerializer, ForbiddenError
 from games.web.requests import ERRORS, query_choice, valid
 from games.web.strict import (

@@ -25,57 +25,20 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
-from games.competition.points import table_points
 from games.models import (
     Game,
     Room,
     Seat,
-    TableSeat,
     Tournament,
     TournamentEntrant,
-    TournamentRound,
     TournamentTable,
 )
 from games.rooms import journal
 from games.services import operations, snapshots
-from games.services.tournaments import access, reading
-from games.services.tournaments.log import logged
+from games.tournaments import access, pairing, reading, scoring
+from games.tournaments.log import logged
 from games.web.exceptions import ApplicationError, ConflictError, NotFoundError
-
-
-def competition_places(keys: Sequence[tuple[Any, ...]]) -> list[int]:
-    """Standard competition ranking (1, 2, 2, 4) of ``keys``, lower key better."""
-    ordered = sorted(keys)
-    return [1 + sum(1 for k in ordered if k < key) for key in keys]
-
-
-def score(
-    tournament: Tournament,
-    table: TournamentTable,
-    places: Sequence[int],
-    *,
-    outcome: str,
-    territories: Sequence[int | None] | None = None,
-    points: Sequence[float] | None = None,
-) -> None:
-    """Write the table's places (by seat position) and points; the table is done."""
-    seats = sorted(table.seats.all(), key=lambda s: s.position)
-    if points is None:
-        if tournament.format == Tournament.Format.TABLES:
-            at_table = [(s.position, p, 0) for s, p in zip(seats, places, strict=True)]
-            by_place = table_points(at_table, tournament.place_points)
-            points = [by_place[s.position] for s in seats]
-        else:
-            points = [1.0 if p < o else 0.0 if p > o else 0.5
-                      for p, o in zip(places, reversed(places), strict=True)]  # fmt: skip
-    for i, seat in enumerate(seats):
-        seat.place, seat.points = places[i], points[i]
-        seat.territories = territories[i] if territories is not None else None
-    TableSeat.objects.bulk_update(seats, ["place", "points", "territories"])
-    table.outcome, table.done_at = outcome, timezone.now()
-    table.save(update_fields=["outcome", "done_at"])
 
 
 def record_game(game_id: int) -> bool:
@@ -94,9 +57,9 @@ def record_game(game_id: int) -> bool:
             logged(tournament, None, "needs_result", table=table.pk, game=game_id,
                    reason=(game.result or {}).get("reason", ""))  # fmt: skip
             return False
-        score(tournament, table, places, outcome=TournamentTable.Outcome.PLAYED,
+        scoring.score(tournament, table, places, outcome=TournamentTable.Outcome.PLAYED,
               territories=territories)  # fmt: skip
-        after_table(tournament)
+        pairing.after_table(tournament)
         return True
 
 
@@ -122,7 +85,7 @@ def game_places(game: Game, table: TournamentTable) -> tuple[list[int] | None, l
         last = len(ranking) + 1
         game_place = {s.position: order.get(seats[s.position].player, last) for s in table_seats}
     keys = [(s.left, game_place[s.position]) for s in table_seats]
-    return competition_places(keys), territories
+    return scoring.competition_places(keys), territories
 
 
 def record_room(room_id: int) -> bool:
@@ -141,8 +104,8 @@ def record_room(room_id: int) -> bool:
         positions = sorted(s.position for s in table.seats.all())
         won = [sides[p] in winners for p in positions]
         places = [1 if w or not any(won) or all(won) else 2 for w in won]
-        score(tournament, table, places, outcome=TournamentTable.Outcome.PLAYED)
-        after_table(tournament)
+        scoring.score(tournament, table, places, outcome=TournamentTable.Outcome.PLAYED)
+        pairing.after_table(tournament)
         return True
 
 
@@ -180,12 +143,12 @@ def enter_result(
                 raise ApplicationError(f"{len(seats)} counts of 0-200", field="territories")
         elif table.game is not None:
             territories = game_places(table.game, table)[1]
-        score(tournament, table, places, outcome=TournamentTable.Outcome.ENTERED,
+        scoring.score(tournament, table, places, outcome=TournamentTable.Outcome.ENTERED,
               territories=territories)  # fmt: skip
         logged(tournament, actor, "result_entered", table=table.pk, places=list(places),
                reason=reason.strip()[:200])  # fmt: skip
         _close_play(tournament, table, places)
-        after_table(tournament)
+        pairing.after_table(tournament)
         return table
 
 
@@ -195,7 +158,7 @@ def _checked_places(places: Sequence[int], seats: int) -> list[int]:
     for i, p in enumerate(places):
         if isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= seats:
             raise ApplicationError(f"a place 1-{seats}", field=f"places.{i}")
-    if competition_places([(p,) for p in places]) != list(places):
+    if scoring.competition_places([(p,) for p in places]) != list(places):
         raise ApplicationError("places rank as 1, 2, 2, 4: tied places skip the next",
                                field="places")  # fmt: skip
     return list(places)
@@ -225,7 +188,7 @@ def resolve_leaver(tournament: Tournament, entrant: TournamentEntrant) -> None:
         seats = sorted(table.seats.select_related("entrant"), key=lambda s: s.position)
         if len(seats) == 2:
             places = [2 if not s.entrant.active else 1 for s in seats]
-            score(tournament, table, places, outcome=TournamentTable.Outcome.FORFEIT)
+            scoring.score(tournament, table, places, outcome=TournamentTable.Outcome.FORFEIT)
             _close_play(tournament, table, places)
             continue
         seat = next(s for s in seats if s.entrant_id == entrant.pk)
@@ -237,30 +200,7 @@ def resolve_leaver(tournament: Tournament, entrant: TournamentEntrant) -> None:
                 # A battle or poker hand under way refuses the leave: their own clock runs on.
                 with contextlib.suppress(ConflictError):
                     operations.seat_replace_with_bot(table.game, game_seat)
-    after_table(tournament)
-
-
-def after_table(tournament: Tournament) -> None:
-    """A table is done: if the round is complete, pair the next or finish the event."""
-    if tournament.status != Tournament.Status.RUNNING or not tournament.current_round:
-        return
-    number = tournament.current_round
-    if not reading.round_complete(tournament, number):
-        return
-    done = TournamentRound.objects.filter(tournament=tournament, number=number, completed_at=None)
-    done.update(completed_at=timezone.now())
-    if number >= (tournament.rounds or 0) or _knockout_final(tournament, number):
-        _finish(tournament)
-    elif tournament.auto_pair:
-        from games.services.tournaments import pairing
-
-        try:
-            with transaction.atomic():
-                pairing.pair_next(tournament, None)
-        except ConflictError as exc:
-            # The result stands; the round cannot be paired (too few players left for a
-            # table, say). The staff see why in the log and end the event or pair by hand.
-            logged(tournament, None, "pairing_failed", round=number + 1, reason=str(exc))
+    pairing.after_table(tournament)
 
 
 def finish_now(*, actor: Any, tournament_id: int) -> Tournament:
@@ -275,27 +215,8 @@ def finish_now(*, actor: Any, tournament_id: int) -> Tournament:
             raise ConflictError(f"round {tournament.current_round} is still being played",
                                 code="round_incomplete")  # fmt: skip
         logged(tournament, actor, "finished_early", after_round=tournament.current_round)
-        _finish(tournament)
+        pairing.finish(tournament)
         return tournament
-
-
-def _knockout_final(tournament: Tournament, number: int) -> bool:
-    if tournament.format != Tournament.Format.KNOCKOUT:
-        return False
-    return TournamentTable.objects.filter(round__tournament=tournament,
-                                          round__number=number).count() == 1  # fmt: skip
-
-
-def _finish(tournament: Tournament) -> None:
-    tournament.rounds = tournament.current_round
-    tournament.save(update_fields=["rounds"])
-    champion = reading.champion_id(tournament)
-    entrant = TournamentEntrant.objects.select_related("user").filter(pk=champion).first()
-    tournament.champion = entrant.user if entrant else None
-    tournament.status, tournament.finished_at = Tournament.Status.FINISHED, timezone.now()
-    tournament.save(update_fields=["champion", "status", "finished_at"])
-    logged(tournament, None, "finished",
-           champion=entrant.user.get_username() if entrant else None)  # fmt: skip
 
 
 def sweep() -> int:

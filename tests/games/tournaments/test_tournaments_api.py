@@ -21,7 +21,7 @@ from games.models import (
     TournamentRound,
     TournamentTable,
 )
-from games.services.tournaments import results, setup
+from games.tournaments import results, setup
 from tests.games.conftest import client_for, make_user
 
 #: A&A Chess rooms, 1 v 1, everyone meets everyone (the classic box's units).

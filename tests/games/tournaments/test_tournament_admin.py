@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Tournament, TournamentAction, TournamentTable
-from games.services.tournaments import results, setup
+from games.tournaments import results, setup
 from tests.games.conftest import make_user
 
 pytestmark = pytest.mark.django_db

@@ -25,12 +25,20 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.competition.formats import CLOSED_FORMATS, MAX_FIELD, total_rounds
-from games.models import AI_LEVELS, Rating, Room, Tournament, TournamentEntrant
+from games.competition.openskill_rating import DEFAULT_RATING
+from games.models import (
+    AI_LEVELS,
+    Rating,
+    Room,
+    Tournament,
+    TournamentEntrant,
+    default_place_points,
+)
 from games.ratings.rate import GLICKO_START, game_kind_for_seats
 from games.rooms import setup as room_setup
 from games.services import lobby
-from games.services.tournaments import access, pairing, results
-from games.services.tournaments.log import logged
+from games.tournaments import access, pairing, results
+from games.tournaments.log import logged
 from games.web.exceptions import ApplicationError, ConflictError, NotFoundError
 
 MAX_ENTRANTS = 256
@@ -171,8 +179,6 @@ def _check_rounds(fmt: str, rounds: int | None, late: int) -> None:
 
 def _checked_points(points: list[float] | None, table_max: int) -> list[float]:
     if points is None:
-        from games.models.tournaments import default_place_points
-
         return default_place_points()
     if not isinstance(points, list) or len(points) < table_max:
         raise ApplicationError(f"points for each of {table_max} places", field="place_points")
@@ -349,7 +355,5 @@ def _rating_of(tournament: Tournament, user_id: int) -> float:
     if found:
         return float(found[0])
     if kind == Rating.Kind.FAST_RISK_MULTI:
-        from games.competition.openskill_rating import DEFAULT_RATING
-
         return float(DEFAULT_RATING[0])
     return GLICKO_START[0]

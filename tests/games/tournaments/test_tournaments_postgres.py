@@ -1,6 +1,6 @@
 """A tournament round under PostgreSQL: every room of a round ends at the same moment, each in
 its own thread and connection, and the next round is paired exactly once (the tournament's row
-lock, ``games.services.tournaments``). Marked ``services``: run in the second pass."""
+lock, ``games.tournaments``). Marked ``services``: run in the second pass."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.db import connection
 
 from games.models import TournamentAction, TournamentRound, TournamentTable
 from games.rooms import journal
-from games.services.tournaments import results, setup
+from games.tournaments import results, setup
 from tests.games.conftest import make_user
 from tests.games.rooms.test_rooms_numbering_postgres import together
 

@@ -6,6 +6,10 @@ other player scores the win. A bye is a table of one seat, scored at once (``BYE
 Games are public, created rated when the tournament is (a bot stand-in's seat makes its game
 unrated at the start, as every game with a bot), with the tournament's options and clock;
 rooms are public, refereed by the tournament's creator, with its days per turn.
+
+A round's progress lives here too (``after_table``: when its last table is done, pair the
+next round or ``finish`` the event), so pairing and results meet one way: ``results`` calls
+``after_table``, and a round complete as it is paired (byes, forfeits) goes on at once.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from games.common.queue import enqueue
 from games.competition.formats import duel_round, table_round
@@ -25,8 +30,8 @@ from games.models import (
 )
 from games.rooms import setup as room_setup
 from games.services import lobby
-from games.services.tournaments import access, reading
-from games.services.tournaments.log import logged
+from games.tournaments import access, reading, scoring
+from games.tournaments.log import logged
 from games.web.exceptions import ApplicationError, ConflictError
 
 #: Points of a bye, by format: Swiss as FIDE's C.04 (a pairing-allocated bye scores a win);
@@ -81,9 +86,7 @@ def pair_next(tournament: Tournament, actor: Any) -> TournamentRound:
     logged(tournament, actor, "paired", round=number, tables=len(tables))
     tournament_id = tournament.pk
     transaction.on_commit(lambda: enqueue("games.tournament_round_mail", tournament_id, number))
-    from games.services.tournaments import results  # a round of byes and forfeits is complete
-
-    results.after_table(tournament)
+    after_table(tournament)  # a round of byes and forfeits is complete
     return the_round
 
 
@@ -97,16 +100,14 @@ def _create_table(
     table = TournamentTable.objects.create(round=the_round, number=board)
     seats = [TableSeat(table=table, entrant=e, position=i) for i, e in enumerate(players)]
     TableSeat.objects.bulk_create(seats)
-    from games.services.tournaments import results
-
     if len(players) == 1:
-        results.score(tournament, table, [1], outcome=TournamentTable.Outcome.BYE,
+        scoring.score(tournament, table, [1], outcome=TournamentTable.Outcome.BYE,
                       points=[BYE_POINTS[tournament.format]])  # fmt: skip
         return table
     gone = [not e.active for e in players]
     if any(gone) and len(players) == 2:
         places = [2 if g else 1 for g in gone]
-        results.score(tournament, table, places, outcome=TournamentTable.Outcome.FORFEIT)
+        scoring.score(tournament, table, places, outcome=TournamentTable.Outcome.FORFEIT)
         return table
     name = f"{tournament.name}: round {the_round.number}, table {board}"[:80]
     if tournament.play == Tournament.Play.FAST_RISK:
@@ -129,3 +130,44 @@ def _create_table(
             raise ConflictError(f"table {board}'s room: {exc}", code="cannot_pair") from exc
     table.save(update_fields=["game", "room"])
     return table
+
+
+def after_table(tournament: Tournament) -> None:
+    """A table is done: if the round is complete, pair the next or finish the event."""
+    if tournament.status != Tournament.Status.RUNNING or not tournament.current_round:
+        return
+    number = tournament.current_round
+    if not reading.round_complete(tournament, number):
+        return
+    done = TournamentRound.objects.filter(tournament=tournament, number=number, completed_at=None)
+    done.update(completed_at=timezone.now())
+    if number >= (tournament.rounds or 0) or _knockout_final(tournament, number):
+        finish(tournament)
+    elif tournament.auto_pair:
+        try:
+            with transaction.atomic():
+                pair_next(tournament, None)
+        except ConflictError as exc:
+            # The result stands; the round cannot be paired (too few players left for a
+            # table, say). The staff see why in the log and end the event or pair by hand.
+            logged(tournament, None, "pairing_failed", round=number + 1, reason=str(exc))
+
+
+def _knockout_final(tournament: Tournament, number: int) -> bool:
+    if tournament.format != Tournament.Format.KNOCKOUT:
+        return False
+    return TournamentTable.objects.filter(round__tournament=tournament,
+                                          round__number=number).count() == 1  # fmt: skip
+
+
+def finish(tournament: Tournament) -> None:
+    """The event ends after its current round: the champion from the standings."""
+    tournament.rounds = tournament.current_round
+    tournament.save(update_fields=["rounds"])
+    champion = reading.champion_id(tournament)
+    entrant = TournamentEntrant.objects.select_related("user").filter(pk=champion).first()
+    tournament.champion = entrant.user if entrant else None
+    tournament.status, tournament.finished_at = Tournament.Status.FINISHED, timezone.now()
+    tournament.save(update_fields=["champion", "status", "finished_at"])
+    logged(tournament, None, "finished",
+           champion=entrant.user.get_username() if entrant else None)  # fmt: skip
