@@ -11,7 +11,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # Imported here, not at the top: these load models, which only exist once the app
         # registry is ready; importing them connects their receivers.
-        from games import signals  # noqa: F401
+        from games.accounts import signals  # noqa: F401
         from games.mail import webhook
 
         # The mail limits before anymail parses an inbound mail's MIME.

@@ -8,7 +8,7 @@ from games.rooms import api as rooms
 from games.tournaments import api as tournaments
 
 urlpatterns = [
-    path("auth/", include("games.api.accounts")),
+    path("auth/", include("games.accounts.api")),
     path("games", games.GameListApi.as_view(), name="games"),
     path("games/<id:game_id>", games.GameDetailApi.as_view(), name="game"),
     path("games/<id:game_id>/join", games.JoinApi.as_view(), name="game-join"),

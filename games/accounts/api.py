@@ -33,14 +33,14 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from games.common.throttles import LoginThrottle, RegisterThrottle
-from games.services.accounts import (
+from games.accounts.services import (
     profile_get_or_create,
     profile_update,
     token_issue,
     token_revoke,
     user_register,
 )
+from games.common.throttles import LoginThrottle, RegisterThrottle
 from games.web.exceptions import ApplicationError, ErrorSerializer
 from games.web.parsers import JSONParser
 from games.web.strict import ClosedSerializer, StrictBooleanField, StrictCharField

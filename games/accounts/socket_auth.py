@@ -22,6 +22,8 @@ from urllib.parse import parse_qs
 from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
+from django.contrib.auth.models import AnonymousUser
+from rest_framework.authtoken.models import Token
 
 #: The query-string parameter carrying the key.
 TOKEN_PARAM = "token"
@@ -37,8 +39,6 @@ class TokenAuthMiddleware(BaseMiddleware):
         scope = dict(scope)
         user = await user_for_token(key)
         if user is None:
-            from django.contrib.auth.models import AnonymousUser
-
             scope["user"] = AnonymousUser()
             scope["auth_error"] = "invalid or inactive token"
         else:
@@ -55,8 +55,6 @@ def token_from_query(query_string: bytes | str) -> str | None:
 @database_sync_to_async
 def user_for_token(key: str) -> Any:
     """The active user the key belongs to, or None."""
-    from rest_framework.authtoken.models import Token
-
     token = Token.objects.select_related("user").filter(key=key).first()
     if token is None or not token.user.is_active:
         return None
