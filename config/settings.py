@@ -128,7 +128,7 @@ CELERY_TIMEZONE = "UTC"
 # embedded server's sweeper thread. It only backs up the per-deadline tasks, so a minute is fine.
 DEADLINE_SWEEP_SECONDS = env.int("DEADLINE_SWEEP_SECONDS", default=60)
 # A game waiting this long on a bot with no step taken has lost its driver's task (a broker
-# outage, a killed worker): the sweep queues it again (games.services.deadlines).
+# outage, a killed worker): the sweep queues it again (games.play.deadlines).
 GAME_STALLED_SECONDS = env.int("GAME_STALLED_SECONDS", default=60)
 # The pause between two moves of the AI (bots, allied armies, timed-out players) in a game
 # that does not choose its own (Game.ai_delay_ms): people can follow the moves as they come.
@@ -186,8 +186,8 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    # Scoped throttles (games.api): login and registration guess passwords, actions hit the
-    # game row lock. Counted in the cache (Redis when REDIS_URL is set, so across processes).
+    # Scoped throttles (games.common.throttles): login and registration guess passwords, actions hit
+    # the game row lock. Counted in the cache (Redis when REDIS_URL is set, so across processes).
     # Hops of trusted proxies in X-Forwarded-For (the throttles' client address): 0 means the
     # header is ignored (direct clients could forge it); behind the TLS load balancer, 1.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=1 if env.bool("HTTPS", default=False) else 0),
@@ -212,7 +212,7 @@ COMBAT_MAX_STATES = env.int("COMBAT_MAX_STATES", default=20_000_000)
 COMBAT_SECONDS = env.float("COMBAT_SECONDS", default=0.8)
 COMBAT_CONCURRENCY = env.int("COMBAT_CONCURRENCY", default=2)
 # Anonymous /ws/lobby/ sockets open at once per client address, per process
-# (games.lobby_consumer).
+# (games.play.sockets.lobby_consumer).
 LOBBY_SOCKETS_PER_ADDRESS = env.int("LOBBY_SOCKETS_PER_ADDRESS", default=20)
 # Room battles (games.rooms.battle_work): the most solver work one battle may be
 # priced at (seconds of work as combat.battle_notation.price counts it; 500 v 500 infantry is
@@ -239,7 +239,7 @@ SPECTACULAR_SETTINGS = {
         "AABattleResultEnum": "combat.axis_allies.reports.RESULTS",
         "AAUnitEnum": "combat.api.serializers.UNIT_NAMES",
         "RatingKindEnum": "games.ratings.board.KINDS",
-        "StatusEnum": "games.api.game_schema.GAME_STATUSES",
+        "StatusEnum": "games.play.api.game_schema.GAME_STATUSES",
         "SystemEnum": "games.tournaments.api.ROOM_SYSTEMS",
         "TournamentPlayEnum": "games.tournaments.api.PLAYS",
         "TournamentStatusEnum": "games.tournaments.api.STATUSES",

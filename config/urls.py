@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from games import urls as games_urls
 from games.mail import webhook
 
 handler400 = "games.web.web_errors.handler400"
@@ -20,7 +21,7 @@ urlpatterns = [
     re_path(r"^anymail/(?P<esp>[a-z_]+)/inbound(?P<mime>_mime)?/$", webhook.inbound),
     path("anymail/", include("anymail.urls")),
     path("api/combat/", include("combat.api.urls")),
-    path("api/", include("games.api.urls")),
+    path("api/", include(games_urls.api_urlpatterns)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -183,7 +183,7 @@ class LeaderboardView(TemplateView):
 class PlayerView(TemplateView):
     """``/players/<username>``: a player's ratings per kind, each with its history drawn as an
     inline SVG line (``frontend.rating_chart``, no script), and the rated results listed (a
-    private game's or room's only to its players and staff: ``rating_board``)."""
+    private game's or room's only to its players and staff: ``games.ratings.board``)."""
 
     template_name = "frontend/player.html"
 

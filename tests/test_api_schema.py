@@ -14,7 +14,7 @@ from combat.axis_allies.editions import available_editions, load_edition
 from combat.crt.france_1944 import COMBAT_TYPES
 from combat.poker.cards import DECK
 from games.models import Game
-from games.services.lobby import MAX_TIMEOUTS
+from games.play.lobby import MAX_TIMEOUTS
 from games.web.web_errors import ID_MAX
 from risk.rules import Options
 from risk.rules.board_map import map_names

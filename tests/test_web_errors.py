@@ -92,7 +92,7 @@ def test_a_request_django_refuses_before_any_view_is_a_json_400_under_the_api(we
 def test_an_unexpected_exception_is_a_json_500_with_the_error_id_the_log_carries(
     web, monkeypatch, caplog
 ):
-    from games.api import games
+    from games.play.api import games
 
     def broken(self, request, *args, **kwargs):
         raise RuntimeError("a bug")

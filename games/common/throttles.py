@@ -4,7 +4,7 @@
 ``RegisterThrottle`` account creation. Both count per client address, since signing in or
 registering changes the user (a per-user count would start afresh with every new account). The
 game actions' rate limit is not here: the HTTP endpoint and the socket share it, transport-free,
-in ``games.services.submissions``.
+in ``games.play.submit``.
 Counts are kept in the cache (Redis when ``REDIS_URL`` is set, so across processes). A refused
 request is DRF's ``Throttled``: a 429 in the one error shape, with ``Retry-After``.
 

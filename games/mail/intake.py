@@ -2,7 +2,7 @@
 
 ``receive_mail(raw)`` reads a whole MIME message and, if it answers a "your turn" mail, applies
 its lines as that player's actions through the same write path as ``POST
-/api/games/{id}/actions`` (``submissions.action_submit``), then mails one answer.
+/api/games/{id}/actions`` (``submit.action_submit``), then mails one answer.
 
 Each mail on its own (decided: one mail can never stop the others): ``receive_mail`` does not
 raise for anything in the mail. A mail that breaks a rule of ``games.mail.core.limits`` (size,
@@ -77,9 +77,9 @@ from django.utils import timezone
 from games.mail.core import address as reply_address
 from games.mail.core import limits, reading
 from games.models import ActionLog, Game, InboundMail, Seat
+from games.play import clock, notify, submit
+from games.play.reads.fetch import game_state
 from games.rooms import by_mail
-from games.services import clock, notify, submissions
-from games.services.selectors import game_state
 from games.web.exceptions import ApplicationError
 from risk.rules import InvalidAction
 from risk.rules.notation import parse_action as parse_move
@@ -389,7 +389,7 @@ def _apply_line(game: Game, seat: Seat, user: Any, line: str, key: str) -> str |
         except InvalidAction as exc:  # names the word at fault: "word 2 'Alaskaa': ..."
             return f"{exc.field}: {exc.message}"
         try:
-            submissions.action_submit(
+            submit.action_submit(
                 game_id=game.pk, user=user, action=action.to_dict(),
                 expected_version=game.version, idempotency_key=key,
             )  # fmt: skip

@@ -259,7 +259,7 @@ class Deadline(models.Model):
     One open row per (game, player) while that player holds the game up; it closes when they
     are no longer waited for. Expiry is claimed by an UPDATE that must change exactly one row,
     so the per-deadline task and the periodic sweep never both act on it. A claimed row is
-    ``overdue`` while the server's bot answers for the player (``games.services.driver``), and
+    ``overdue`` while the server's bot answers for the player (``games.play.driver``), and
     ``expired`` once the game no longer waits on them.
     """
 

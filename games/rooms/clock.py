@@ -1,7 +1,7 @@
 """The rooms' periodic check: reminders, vacations that ran out, turns past their grace period.
 
 Run by the same periodic machinery as the games' deadlines (``games.sweep_rooms`` on Celery beat,
-and the embedded sweeper thread of ``games.services.deadlines``). A room's clock has no task of
+and the embedded sweeper thread of ``games.play.deadlines``). A room's clock has no task of
 its own: days-long deadlines need no second-exact timers, and a check that is repeated is
 harmless. Each room is checked in its own transaction under its row lock, and every step is
 recorded on the row before it is acted on (``turn_reminded_at``, ``turn_timed_out_at``), so a

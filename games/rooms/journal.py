@@ -38,7 +38,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from combat.errors import CombatInputError
-from games.common.queue import enqueue
+from games.hooks import RoomFinished, on_room_finished
 from games.models import Room, RoomEntry, RoomSide
 from games.rooms import access, battle_work
 from games.rooms.core import battles, timecontrol
@@ -692,9 +692,8 @@ def _finish(room: Room, result: dict[str, Any], *, by: str) -> RoomEntry:
     room.result = {**result, "decided_by": by}
     room.save(update_fields=["status", "finished_at", "result"])
     room_id = room.pk
-    if room.rated:
-        transaction.on_commit(lambda: enqueue("games.rate_room", room_id))
-    transaction.on_commit(lambda: enqueue("games.tournament_room_over", room_id))
+    finished = RoomFinished(room_id, rated=room.rated)
+    transaction.on_commit(lambda: on_room_finished.send(finished))
     who = "every side agrees" if by == "sides" else "the referee decides"
     return append(
         room,

@@ -1,7 +1,7 @@
 """``manage.py verify_room``: an ended room's journal and rolls checked against its seed.
 
 Loads the rows into ``games.rooms.core.audit.RoomAuditData`` and runs the pure check with
-the real resolver, as ``games.services.verify`` does for a game's log. A room still running is
+the real resolver, as ``games.play.verify`` does for a game's log. A room still running is
 refused: its seed is secret until the end.
 """
 

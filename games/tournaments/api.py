@@ -19,11 +19,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.games import options_schema
 from games.common.throttles import TournamentWriteThrottle
 from games.models import AI_LEVELS, Game, Room, Tournament, TournamentEntrant, TournamentTable
+from games.play import lobby
+from games.play.api.games import options_schema
 from games.rooms.setup import MAX_DAYS_PER_TURN
-from games.services import lobby
 from games.tournaments import access, pairing, reading, results, setup
 from games.web.exceptions import ErrorSerializer, ForbiddenError
 from games.web.requests import ERRORS, query_choice, valid

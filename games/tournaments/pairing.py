@@ -28,8 +28,8 @@ from games.models import (
     TournamentRound,
     TournamentTable,
 )
+from games.play import lobby
 from games.rooms import setup as room_setup
-from games.services import lobby
 from games.tournaments import access, reading, scoring
 from games.tournaments.log import logged
 from games.web.exceptions import ApplicationError, ConflictError

@@ -34,8 +34,8 @@ from games.models import (
     TournamentEntrant,
     TournamentTable,
 )
+from games.play import operations, snapshots
 from games.rooms import journal
-from games.services import operations, snapshots
 from games.tournaments import access, pairing, reading, scoring
 from games.tournaments.log import logged
 from games.web.exceptions import ApplicationError, ConflictError, NotFoundError

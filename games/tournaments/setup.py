@@ -34,9 +34,9 @@ from games.models import (
     TournamentEntrant,
     default_place_points,
 )
+from games.play import lobby
 from games.ratings.rate import GLICKO_START, game_kind_for_seats
 from games.rooms import setup as room_setup
-from games.services import lobby
 from games.tournaments import access, pairing, results
 from games.tournaments.log import logged
 from games.web.exceptions import ApplicationError, ConflictError, NotFoundError

@@ -17,7 +17,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
 
-from games.tasks import ping
+from games.play.tasks import ping
 from tests.conftest import ROOT
 from tests.sockets import ping_round_trip
 

@@ -1,6 +1,6 @@
 """Checking an ended room's dice: the core of ``manage.py verify_room``.
 
-What ``games.services.verify`` does for a game's log, done for a room's journal:
+What ``games.play.verify`` does for a game's log, done for a room's journal:
 
 1. ``SHA-256(server_seed)`` equals the ``seed_commitment`` published when the room was created;
 2. the battle results, in journal order, use the room's roll numbers 1..N exactly once, in

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from games.common.throttles import LoginThrottle
 from games.models import Profile
-from games.services import submissions
+from games.play import submit
 from games.web.exceptions import ThrottledError
 
 pytestmark = pytest.mark.django_db
@@ -475,7 +475,7 @@ def test_the_throttles_read_their_rate_from_the_settings_on_every_request(set_ra
     set_rate("actions", "7/min")
     set_rate("login", "5/hour")
 
-    assert submissions.action_rate() == (7, 60)
+    assert submit.action_rate() == (7, 60)
     assert LoginThrottle().get_rate() == "5/hour"
 
 
@@ -484,7 +484,7 @@ def test_the_action_rate_counts_each_signed_in_user_separately(set_rate, alice, 
 
     def allowed(user: User) -> bool:
         try:
-            submissions.check_action_rate(user.pk)
+            submit.check_action_rate(user.pk)
         except ThrottledError as refused:
             assert 1 <= int(refused.headers["Retry-After"]) <= 60
             return False
@@ -497,7 +497,7 @@ def test_a_throttle_without_a_configured_rate_is_a_configuration_error(settings)
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {}}
 
     with pytest.raises(ImproperlyConfigured, match="'actions'"):
-        submissions.action_rate()
+        submit.action_rate()
 
 
 # --- The profile -----------------------------------------------------------------------------

@@ -27,9 +27,8 @@ from django.core.management import call_command
 from games.mail.intake import NEW_TURN
 from games.management.commands import fetch_mail
 from games.models import InboundMail
-from games.services import notify
+from games.play import notify
 from risk.rules.notation import parse_action
-from tests.games import test_deadlines as shared
 from tests.games.mail_helpers import (
     DOMAIN,
     a_move,
@@ -39,7 +38,8 @@ from tests.games.mail_helpers import (
     seat_of,
     state_of,
 )
-from tests.games.test_deadlines import new_game, started, waiting
+from tests.games.play import test_deadlines as shared
+from tests.games.play.test_deadlines import new_game, started, waiting
 
 _nobody_connected = shared._nobody_connected
 commits = shared.commits
@@ -246,7 +246,7 @@ def test_the_your_turn_mail_arrives_over_smtp_with_its_reply_to(alice, commits, 
     settings.DEFAULT_FROM_EMAIL = "Warboard <warboard@warboard.example.org>"
     game = new_game(alice, seats=2, time_control="untimed", minutes=None)
     with commits():
-        from games.services import lobby
+        from games.play import lobby
 
         lobby.game_start(game_id=game.pk, user=alice)
     seat = seat_of(game, "alice")

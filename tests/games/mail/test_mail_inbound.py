@@ -15,11 +15,10 @@ from django.core import mail
 from games.mail import intake as inbound_mail
 from games.mail.intake import receive_mail
 from games.models import InboundMail
-from games.services import notify
+from games.play import notify
 from games.web.exceptions import ConflictError
 from risk.rules.engine import legal_actions
 from risk.rules.notation import parse_action
-from tests.games import test_deadlines as shared
 from tests.games.mail_helpers import (
     DOMAIN,
     a_move,
@@ -30,7 +29,8 @@ from tests.games.mail_helpers import (
     seat_of,
     state_of,
 )
-from tests.games.test_deadlines import move, started, waiting
+from tests.games.play import test_deadlines as shared
+from tests.games.play.test_deadlines import move, started, waiting
 
 # The shared fixtures (a fixture is found by the name it has in the test module).
 _nobody_connected = shared._nobody_connected
@@ -343,7 +343,7 @@ def test_a_line_that_lost_a_race_is_read_again_against_the_new_state(game, monke
     at the same moment) makes the write stale; the line is parsed again and applied once."""
     seat, state, version = seat_of(game, "alice"), state_of(game), game.version
     move = a_move(state, "alice")
-    real_submit = inbound_mail.submissions.action_submit
+    real_submit = inbound_mail.submit.action_submit
     calls: list[int] = []
 
     def first_one_stale(**kwargs):
@@ -352,7 +352,7 @@ def test_a_line_that_lost_a_race_is_read_again_against_the_new_state(game, monke
             raise ConflictError("the game is at version 9", code="stale_version")
         return real_submit(**kwargs)
 
-    monkeypatch.setattr(inbound_mail.submissions, "action_submit", first_one_stale)
+    monkeypatch.setattr(inbound_mail.submit, "action_submit", first_one_stale)
     result = receive_mail(eml("late_reply.eml", reply_to=notify.reply_to(seat), move1=move))
     assert result.applied == (move,)
     assert calls == [version, version]

@@ -18,9 +18,8 @@ from games.mail.core import limits, reading
 from games.mail.intake import receive_mail
 from games.management.commands import fetch_mail
 from games.models import InboundMail
-from games.services import notify
+from games.play import notify
 from risk.rules.notation import parse_action
-from tests.games import test_deadlines as shared
 from tests.games.mail_helpers import DOMAIN, a_move, eml, player_actions, seat_of, state_of
 from tests.games.mail_shapes import (
     cpu_seconds,
@@ -31,7 +30,8 @@ from tests.games.mail_shapes import (
     nested,
     wrote_lines,
 )
-from tests.games.test_deadlines import started, waiting
+from tests.games.play import test_deadlines as shared
+from tests.games.play.test_deadlines import started, waiting
 
 _nobody_connected = shared._nobody_connected
 commits = shared.commits

@@ -23,11 +23,11 @@ from django.db import connection
 from games.mail import intake as inbound_mail
 from games.mail.intake import BEING_READ, receive_mail
 from games.models import InboundMail
-from games.services import notify
-from tests.games import test_deadlines as shared
+from games.play import notify
 from tests.games.mail_helpers import DOMAIN, a_move, eml, player_actions, seat_of, state_of
+from tests.games.play import test_deadlines as shared
+from tests.games.play.test_deadlines import started, waiting
 from tests.games.rooms.test_rooms_numbering_postgres import together
-from tests.games.test_deadlines import started, waiting
 
 _nobody_connected = shared._nobody_connected
 commits = shared.commits

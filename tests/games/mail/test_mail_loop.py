@@ -10,10 +10,10 @@ from django.db import connection
 
 from games.mail.intake import receive_mail
 from games.models import ActionLog, Game, InboundMail
-from games.services import lobby
+from games.play import lobby
 from risk.rules.state import ROUND_LIMIT
-from tests.games import test_deadlines as shared
 from tests.games.mail_helpers import DOMAIN, a_move, last_mail_to, reply_to_mail, state_of
+from tests.games.play import test_deadlines as shared
 
 _nobody_connected = shared._nobody_connected
 

@@ -12,8 +12,8 @@ from openskill.models import PlackettLuce
 
 from games.competition import glicko2_update
 from games.models import Game, Rating, RatingChange, Room, RoomSide, Seat
+from games.play import lobby, submit
 from games.ratings import rate
-from games.services import lobby, submissions
 from tests.games.conftest import client_for, make_user
 from tests.games.helpers import start_game
 
@@ -140,7 +140,7 @@ def test_person_game_stays_rated_and_is_rated_when_it_ends(
     game = start_game(alice, 2, others=[bob])
     assert Game.objects.get(pk=game.pk).rated is True
     with django_capture_on_commit_callbacks(execute=True):
-        submissions.action_submit(
+        submit.action_submit(
             game_id=game.pk, user=bob, action={"type": "concede"}, expected_version=game.version
         )
     game.refresh_from_db()

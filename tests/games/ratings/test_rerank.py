@@ -20,8 +20,8 @@ from openskill.models import PlackettLuce
 
 from combat.dice import commitment_of
 from games.models import ActionLog, Game, GameSnapshot, Rating, Seat
-from games.services.seeds import engine_seed
-from games.services.verify import game_verify
+from games.play.seeds import engine_seed
+from games.play.verify import game_verify
 from risk.rules import apply, game_dice, new_game, pending_decisions, sample_action, to_dict
 from risk.rules.state import SCHEMA_VERSION
 from risk.rules.upcast import stored_options

@@ -395,7 +395,7 @@ def test_a_lost_result_task_is_recovered_by_the_sweep(staff):
 
 @pytest.mark.django_db
 def test_a_game_ended_by_an_administrator_waits_for_the_staff_result(staff):
-    from games.services import operations
+    from games.play import operations
 
     players = [make_user(n) for n in ("ann", "bea", "cid")]
     cup = fast_risk_event(staff, format="tables", rounds=1)
