@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from combat.models import AABattle
-from config.admin_secrets import ReadOnly, SecretSafeAdmin
+from games.web.admin_secrets import ReadOnly, SecretSafeAdmin
 
 SECRET = "secret until the battle is closed"
 

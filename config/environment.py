@@ -8,6 +8,10 @@ the settings module. No Django import here: these run before Django is configure
 
 from __future__ import annotations
 
+import contextlib
+import os
+import secrets
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -104,7 +108,7 @@ def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
     published (nothing is queued) and the capacity setting (nothing is queued, so no message is
     dropped for a full queue either). Neither matters here: a socket subscribes before it reads
     the state it starts from, and a push it misses all the same is recovered by the consumer's
-    gap handling (``games.consumers``: a fresh ``state``).
+    gap handling (``games.play.sockets.consumers``: a fresh ``state``).
     """
     url = redis_url(env)
     if url is None:
@@ -156,7 +160,7 @@ def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
             "LOCATION": url,
             "KEY_PREFIX": "warboard",
             # An unreachable Redis fails a throttle's read in seconds, not minutes (the
-            # throttles then let the request through: config.throttles).
+            # throttles then let the request through: games.web.throttles).
             "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
         }
     }
@@ -170,11 +174,6 @@ def load_or_create_secret_key(path: Path) -> str:
     place: the link either succeeds whole or fails because another process got there first, so a
     process starting at the same moment never reads a half-written key.
     """
-    import contextlib
-    import os
-    import secrets
-    import tempfile
-
     if path.exists():
         return path.read_text().strip()
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,5 +1,5 @@
 """The form of ``/tournaments/new``: it parses what a browser sends into the keyword arguments
-of ``games.services.tournaments.setup.tournament_create``; the service checks every setting.
+of ``games.tournaments.setup.tournament_create``; the service checks every setting.
 
 The form only turns text into types (numbers, dates, lists) and offers the closed choices; it
 does not repeat the service's rules, so a refusal comes from one place and is shown next to the
@@ -13,8 +13,8 @@ from typing import Any
 from django import forms
 
 from combat.axis_allies.editions import available_editions
-from config.exceptions import ApplicationError
 from games.models import AI_LEVELS, Game, Room, Tournament
+from games.web.exceptions import ApplicationError
 from risk.rules.state import WIN_CONDITIONS
 
 #: The service's field names that the form calls differently.
@@ -26,7 +26,7 @@ FIELD_OF = {
     "edition": "room_edition",
     "sides": "room_sides",
 }
-#: A&A rules a room tournament offers (``games.services.rooms.setup.RULES``).
+#: A&A rules a room tournament offers (``games.rooms.setup.RULES``).
 ROOM_RULES = [
     ("", "(A&A only) dice"),
     ("dice", "Dice"),

@@ -38,8 +38,9 @@ COMBAT_DJANGO_LAYER = frozenset(
 #: The pure-core folders of ``risk/``: the rules engine and the AI that plays it.
 PURE_RISK_FOLDERS = ("rules", "ai")
 
-#: The pure-core folders of ``games/`` (the Django app): the tournament and rating math.
-PURE_GAMES_FOLDERS = ("competition",)
+#: The pure-core folders of ``games/`` (the Django app): the tournament and rating math, the
+#: rooms' core and the mail's core.
+PURE_GAMES_FOLDERS = ("competition", "rooms/core", "mail/core")
 
 
 @dataclass(frozen=True)

@@ -44,8 +44,8 @@ from schemathesis.specs.openapi.checks import (
 
 from combat.services import aa_battle_create
 from games.models import Tournament, TournamentTable
-from games.services.rooms.setup import room_create
-from games.services.tournaments import setup as tournament_setup
+from games.rooms.setup import room_create
+from games.tournaments import setup as tournament_setup
 from tests.games.helpers import start_game
 
 #: Generated requests per operation (and per generation mode); bounded so the file stays quick.

@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.test import APIClient
 from rest_framework.views import APIView
 
-from config.exceptions import (
+from games.web.exceptions import (
     ApplicationError,
     ConflictError,
     ForbiddenError,

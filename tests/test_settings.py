@@ -106,7 +106,7 @@ def test_queuing_a_task_neither_stores_nor_waits_for_its_result():
     with Redis down retried for 19 s and then broke the process's result consumer for good.
     Only the ``games.ping`` probe keeps its result; a publish to a dead broker retries once."""
     from config.celery import app
-    from games.tasks import advance, ping
+    from games.play.tasks import advance, ping
 
     assert app.conf.task_ignore_result is True
     assert (advance.ignore_result, ping.ignore_result) == (True, False)

@@ -23,7 +23,7 @@ LOADED = 30_000
 #: results, so the staff panel shows every form), printed as "RUNNING <id>".
 RUNNING = """
 from django.contrib.auth import get_user_model
-from games.services.tournaments import setup
+from games.tournaments import setup
 referee = get_user_model().objects.get(username={referee!r})
 t = setup.tournament_create(actor=referee, name="Browser Robin", play="room",
     format="round_robin", room_system="axis_allies", room_rules="chess", room_edition="classic")

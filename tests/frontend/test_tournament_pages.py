@@ -24,7 +24,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games.models import TableSeat, Tournament, TournamentAction, TournamentTable
-from games.services.tournaments import results, setup
+from games.tournaments import results, setup
 
 pytestmark = pytest.mark.django_db
 

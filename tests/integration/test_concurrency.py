@@ -33,9 +33,11 @@ import pytest
 from django.core.cache import cache
 from django.db import connection
 
-from config.exceptions import ApplicationError
 from games.models import ActionLog, Game
-from games.services import lobby, selectors, submissions
+from games.play import lobby
+from games.play import submit as submissions
+from games.play.reads import fetch
+from games.web.exceptions import ApplicationError
 from risk.rules import sample_action
 from tests.conftest import ROOT
 from tests.games.conftest import client_for, make_user
@@ -84,7 +86,7 @@ def keys_for_twenty() -> list[str]:
 
 def submit_together(submit: Submit, user: Any, game: Game, keys: list[str]) -> list[Outcome]:
     """``submit`` once per key, each in its own thread, all released at the same moment."""
-    state = selectors.game_state(game)
+    state = fetch.game_state(game)
     action = sample_action(state, user.get_username(), random.Random(7)).to_dict()
     barrier = threading.Barrier(len(keys))
     outcomes: list[Outcome | BaseException | None] = [None] * len(keys)

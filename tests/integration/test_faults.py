@@ -45,7 +45,7 @@ from django.db import connection
 from rest_framework.authtoken.models import Token
 
 from games.models import ActionLog, Game, GameSnapshot
-from games.services import selectors
+from games.play.reads import fetch
 from risk.rules.bots import RandomBot, decide
 from tests.integration.processes import (
     APPLICATION_NAME,
@@ -155,7 +155,7 @@ def alice_moves(stack: Stack, detail: dict[str, Any], attempt: int) -> bool:
     if version != detail["version"]:
         return False
     rng = random.Random(f"{stack.game_id}:{version}:{attempt}")
-    action = decide(RandomBot(rng), selectors.game_state(game), "alice")
+    action = decide(RandomBot(rng), fetch.game_state(game), "alice")
     status, body = stack.web.request(
         "POST", f"/api/games/{stack.game_id}/actions",
         {"action": action.to_dict(), "expected_version": version}, stack.token,
@@ -288,7 +288,7 @@ def test_dropped_database_connections_fail_no_request_and_the_bots_retry(stack, 
     final = play_to_the_end(stack, drop_while_the_bots_move)
     assert len(drops) == 3 and all(count >= 1 for count in drops), drops
     assert_finished_and_verified(stack, final)
-    # A driver run lost its connection mid-run and was retried (games.tasks.DB_RETRY).
+    # A driver run lost its connection mid-run and was retried (games.common.retries.DB_RETRY).
     assert "OperationalError" in stack.worker_logs()
     assert "Retry in" in stack.worker_logs()
 

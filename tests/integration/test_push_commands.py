@@ -28,7 +28,8 @@ from django.conf import settings
 from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 
-from games.services import lobby, selectors
+from games.play import lobby
+from games.play.reads import fetch
 from risk.rules import apply_patch
 from tests.sockets import api_view, game_socket
 
@@ -53,8 +54,8 @@ def first_move(game_id: int, username: str) -> tuple[dict[str, Any], int]:
 
     from risk.rules.bots import RandomBot, decide
 
-    game = selectors.game_get(game_id)
-    action = decide(RandomBot(random.Random(0)), selectors.game_state(game), username)
+    game = fetch.game_get(game_id)
+    action = decide(RandomBot(random.Random(0)), fetch.game_state(game), username)
     assert action.type == "arrange"
     return action.to_dict(), game.version
 
