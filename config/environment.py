@@ -53,7 +53,7 @@ def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
         # each connection is tested as it is handed out (one round trip) and a dead one
         # replaced. Without it a connection the server dropped (a restart,
         # ``pg_terminate_backend``, a failover) failed the request that got it, and the next
-        # ones, until every dead connection in the pool had been tried (issue 15).
+        # ones, until every dead connection in the pool had been tried.
         config["CONN_HEALTH_CHECKS"] = True
         return config
     return {
@@ -93,7 +93,7 @@ def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
     The in-memory layer only reaches consumers in the same process, which is exactly the
     embedded default's single daphne process; scaling out needs Redis.
 
-    Why ``RedisPubSubChannelLayer`` and not ``RedisChannelLayer`` (issue 14: at most 20 Redis
+    Why ``RedisPubSubChannelLayer`` and not ``RedisChannelLayer`` (at most 20 Redis
     commands per action in a 6-seat game): the queue layer stores groups in sorted sets and
     messages in per-process queues, so each ``group_send`` cost a ZREMRANGEBYSCORE, a ZRANGE
     and a Lua script writing every member's queue (ZADD, EXPIRE inside), and every receiving

@@ -115,7 +115,7 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }  # fmt: skip
 CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-task leaves it for another worker
 # ... also when the pool child is killed (SIGKILL, out of memory): without this Celery
-# acknowledges such a task as failed and nobody runs it again (issue 15).
+# acknowledges such a task as failed and nobody runs it again.
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # A task taken by a worker that vanished goes back to the queue after this long (Redis
 # broker); the default hour left a game waiting on a bot for an hour. Longer than any task.
@@ -245,7 +245,7 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "games.tournaments.api.STATUSES",
         "EntrantStatusEnum": "games.tournaments.api.ENTRANT_STATUSES",
     },
-    # The schema states what the server accepts (issue 15): bodies are documented as JSON only
+    # The schema states what the server accepts: bodies are documented as JSON only
     # (a form body cannot carry the nested objects: options, an action), and a string that may
     # not be blank has minLength 1.
     "PARSER_WHITELIST": ["games.web.parsers.JSONParser", "rest_framework.parsers.JSONParser"],
@@ -269,7 +269,7 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="warboard@localhost")
 # Where players open the site; emails link to {SITE_URL}/games/<id>.
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 
-# --- Moves by email (issue 18) -----------------------------------------------------------------
+# --- Moves by email ------------------------------------------------------------------------------
 # "Your turn" mail carries a signed Reply-To at this domain (moves+<game>.<seat>.<turn>.<sig>@...);
 # the domain's inbound mail must reach the anymail webhook or the mailbox `fetch_mail` reads.
 # Default: the domain of DEFAULT_FROM_EMAIL.

@@ -7,13 +7,13 @@ Every lever is an admin action that calls a service in ``games.play.operations``
 here writes a game's state itself, so the admin can never skip the game lock, the log or the
 clock. The rows are read-only apart from a game's name, listing and timeout limit.
 
-Tournaments (issue 19) follow the same rule: one is added through ``tournament_create`` (the
+Tournaments follow the same rule: one is added through ``tournament_create`` (the
 add form's settings are checked by that service alone), run by actions that call the
 tournament services (start, pair the next round, cancel; each logs itself), and a change edits
 only its name, description, entry window and limits and automatic pairing, logged as "edited".
 The staff log (``TournamentAction``) is read-only.
 
-Hidden information (issues 7 and 15): the server seed decides every roll and the card order, so
+Hidden information: the server seed decides every roll and the card order, so
 no list column, filter, search field or change page shows it while the game is on; a finished
 game's page reveals it (``revealed_seed``). Players' client seeds are treated the same way, the
 board's page shows the public view until the end, and the action log (whose rolls would give

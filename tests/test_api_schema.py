@@ -82,7 +82,7 @@ def test_schema_validates_without_warnings(tmp_path):
 
 
 def test_every_4xx_answer_documents_the_one_flat_error_shape(tmp_path):
-    """The one error shape: {"error": code, "message", "field", "allowed"} (games.web.exceptions)."""
+    """The one error shape {"error": code, "message", "field", "allowed"} (web.exceptions)."""
     target = tmp_path / "schema.yaml"
     call_command("spectacular", "--file", str(target))
     schema = yaml.safe_load(target.read_text())

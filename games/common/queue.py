@@ -2,7 +2,7 @@
 
 ``games.tasks`` calls the services, so a service that imported it to queue one would close an
 import cycle (they were held together by function-level imports). Queuing by name keeps the
-layers one way, tasks above services (issue 14); the task object looked up is the registered
+layers one way, tasks above services; the task object looked up is the registered
 one, so the embedded runner (``config.celery``) and test doubles see the same object.
 """
 

@@ -10,7 +10,7 @@ from django.db import InterfaceError, OperationalError
 #: a failover) or a server briefly refusing connections. Anything else is a bug, not retried.
 TRANSIENT_DB_ERRORS = (OperationalError, InterfaceError)
 
-#: Retries of the tasks that touch the database (issue 15: a bot run that met a dropped
+#: Retries of the tasks that touch the database (a bot run that met a dropped
 #: connection used to fail for good, and the game waited forever). Backoff 1, 2, 4 ... 60 s
 #: with jitter, 8 tries (about 3 minutes); past that the periodic sweep re-queues the game. A
 #: retry is a fresh message, so the worker's Django fixup replaces the broken connection first.

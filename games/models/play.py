@@ -116,7 +116,7 @@ class Game(models.Model):
     def version(self) -> int:
         """Entries in the action log: the state row's version, 0 in the lobby.
 
-        Kept on the state row so that an action updates one row, not two (issue 14). Read from
+        Kept on the state row so that an action updates one row, not two. Read from
         the snapshot joined in (``select_related("snapshot")``, with ``defer("snapshot__state")``
         where the state itself is not wanted); otherwise this costs one SELECT.
         """

@@ -1,4 +1,4 @@
-"""Correspondence rooms' rows (issue 18, section 1): the room, its sides and its journal."""
+"""Correspondence rooms' rows: the room, its sides and its journal."""
 
 from __future__ import annotations
 

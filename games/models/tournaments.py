@@ -1,4 +1,4 @@
-"""Tournaments (issue 19 section 2): the event, its entrants, rounds, tables and the staff log.
+"""Tournaments: the event, its entrants, rounds, tables and the staff log.
 
 Re-exported by ``games.models``. The rules of each format live in ``games.competition``; the
 service layer (``games.tournaments``) loads these rows, calls it and saves the answer.

@@ -1,4 +1,4 @@
-"""Who may see a game: the one rule every read and write of a game goes through (issue 15).
+"""Who may see a game: the one rule every read and write of a game goes through.
 
 A public game is open to everyone. A private game is visible (and so readable, joinable,
 watchable) only to its players (a seat in any state, one left included), its creator, staff, and

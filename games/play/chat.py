@@ -1,6 +1,6 @@
 """A game's chat: plain-text lines from its seated players, read by whoever may read the game.
 
-Rules (issue 17: "a per-game chat (plain text, rate-limited, spectators read only) delivered
+Rules ("a per-game chat (plain text, rate-limited, spectators read only) delivered
 through the same socket"):
 
 - Only a signed-in person holding a seat of the game (not one they left) may write: spectators,

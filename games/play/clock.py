@@ -7,7 +7,7 @@ Who is "waited for" comes from the engine's ``pending_decisions``: a person is w
 any decision is theirs; bots and allied armies' AIs never get a deadline (the server answers for
 them at once).
 
-Decision (issue 7 section 4, "every pending decision of a timed game has a deadline"): a deadline
+Decision ("every pending decision of a timed game has a deadline"): a deadline
 covers one stretch of being waited for, not each engine decision. A Fast Risk turn is many
 decisions (place, attack, roll, move in, ...); a clock per decision would hand the player a fresh
 allowance after every die roll. So a player's deadline opens when the game starts waiting for
@@ -19,7 +19,7 @@ answers every decision of that stretch for them (``answered_by_server``), and no
 opens until the stretch ends (the row then becomes ``expired``) or the player acts for
 themselves (``back``: the row expires and, if the game still waits on them, a fresh one opens).
 A seat at its timeout limit, away and not yet gone, is answered at once: it counts as having
-left (issue 7) until the rules let it leave.
+left until the rules let it leave.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The per-game driver: the server answers every decision the game waits on it for (issue 14).
+"""The per-game driver: the server answers every decision the game waits on it for.
 
 ``advance(game_id)`` takes, one transaction each, the decisions of whoever the game waits on
 that the server answers for (``clock.answered_by_server``): bot seats, allied armies' AIs,

@@ -1,4 +1,4 @@
-"""After a commit, once: pushes, deadline tasks, "your turn" mail, and the driver (issue 14).
+"""After a commit, once: pushes, deadline tasks, "your turn" mail, and the driver.
 
 The write path (``write``, ``lobby``'s start) returns what it committed; whoever owns the
 transaction hands that to ``after_commit``, which runs ``dispatch`` from
@@ -97,7 +97,7 @@ def queue_your_turn(game_id: int, seats: Iterable[Seat]) -> None:
 
 
 def your_turn_mail_seats(game_id: int, seats: Iterable[Seat]) -> list[int]:
-    """The seats a "your turn" mail may go to, so no task is queued for nothing (issue 14): a
+    """The seats a "your turn" mail may go to, so no task is queued for nothing: a
     person with an address who has not turned the mail off and is not watching the game (a
     socket open on it, ``presence``). The task checks again when it runs. Seats should come
     with ``user__profile`` selected (otherwise this reads each profile)."""

@@ -1,4 +1,4 @@
-"""A hint for a player's pending decision: the hard AI's suggestion with its reasons (issue 16).
+"""A hint for a player's pending decision: the hard AI's suggestion with its reasons.
 
 Computed from the caller's own view only (``risk.rules.bots.bot_view``: the state with every
 card they may not see blanked), so a hint tells nothing the player could not work out. Refused

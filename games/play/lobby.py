@@ -57,7 +57,7 @@ DEFENDER_DICE_CHOICES = DEFENDER_DICE
 MIN_COMMITMENTS = (2, MAX_MIN_COMMITMENT)
 
 #: The most consecutive timeouts a game may allow before a seat counts as having left (the
-#: column is a small integer; 3,000,000,000 overflowed it into a 500, issue 15).
+#: column is a small integer; 3,000,000,000 overflowed it into a 500).
 MAX_TIMEOUTS = 100
 #: The longest pause between two of the AI's moves a game may ask for (milliseconds).
 MAX_AI_DELAY_MS = 10_000

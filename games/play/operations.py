@@ -2,7 +2,7 @@
 seat to the AI, end a game.
 
 Each runs in one transaction with the game row locked, like every action, so it never
-interleaves with one; refusals are 409s naming why. Split from ``deadlines`` (issue 14): the
+interleaves with one; refusals are 409s naming why. Split from ``deadlines``: the
 deadline machinery (expiry, reminders, the sweep) runs on its own; these are requests.
 """
 

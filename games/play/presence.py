@@ -1,6 +1,6 @@
 """Who is looking at a game right now: the sockets each (game, user) has open.
 
-"No 'your turn' mail while the player is connected to that game's socket" (issue 7) needs an
+"No 'your turn' mail while the player is connected to that game's socket" needs an
 answer that holds across server processes: the socket may be open on one daphne process while
 the mail task runs on a Celery worker. So presence lives in the Django cache, which is Redis
 when ``REDIS_URL`` is set (shared by every process) and the local-memory cache in the embedded

@@ -37,7 +37,7 @@ def create(game: Game, state: GameState, *, server_turn: bool = False) -> None:
 
 
 def save(game: Game, state: GameState, version: int, *, server_turn: bool = False) -> None:
-    """Replace the state and the version (one UPDATE: the action path's only one, issue 14);
+    """Replace the state and the version (one UPDATE: the action path's only one);
     ``version`` is the log entry it follows. A snapshot read in with ``game`` is brought up to
     date too, so ``load`` and ``game.version`` never see the old one."""
     data = to_dict(state)

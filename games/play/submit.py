@@ -1,6 +1,6 @@
 """An action submission as both transports hand it over: the HTTP body or a socket message.
 
-One parser and one rate limit for both (issue 14), so neither transport imports the other and
+One parser and one rate limit for both, so neither transport imports the other and
 a client gains nothing by switching: ``parse_submission`` checks the three fields and names the
 one at fault; ``check_action_rate`` counts each user's submissions, refused ones included, in
 the cache (Redis when ``REDIS_URL`` is set, so across processes), at the rate
@@ -117,7 +117,7 @@ def action_rate() -> tuple[int, int]:
 def check_action_rate(user_id: int) -> None:
     """Count one submission of ``user_id``; a 429 ``throttled`` (with ``Retry-After``) past the
     rate. With the cache unreachable (Redis down) it lets the submission through and logs it:
-    an action must still commit when only the throttle's store is gone (issue 15). Not atomic
+    an action must still commit when only the throttle's store is gone. Not atomic
     across processes (DRF's throttles are not either): two submissions at the same instant may
     both pass the last slot."""
     allowed, seconds = action_rate()
@@ -154,7 +154,7 @@ def action_submit(
 
     Refusals as ``write.person_action``; 404 for an unknown game, and the same 404 for a
     private game the caller may not see (``invite``: its token, for a newcomer's 'join').
-    The statements of an action (issue 14): the game row locked with its state row joined,
+    The statements of an action: the game row locked with its state row joined,
     the seats, the state row's UPDATE, the log INSERT with its response, and the
     transaction's BEGIN and COMMIT.
     """

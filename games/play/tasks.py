@@ -30,7 +30,7 @@ def advance(game_id: int) -> int:
 
 @shared_task(name="games.run_bots", **DB_RETRY)
 def run_bots(game_id: int) -> int:
-    """The name ``games.advance`` had before issue 14: messages queued by an older server
+    """The name ``games.advance`` had before the per-game driver: messages queued by an older server
     still run."""
     return advance(game_id)
 

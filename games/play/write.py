@@ -1,4 +1,4 @@
-"""The write path: one action applied and written in the caller's transaction (issue 14).
+"""The write path: one action applied and written in the caller's transaction.
 
 ``person_action`` (a person, over HTTP or a socket, through ``submit.action_submit``) and
 the driver (``driver.advance``: bots, allied armies' AIs, players out of time) share

@@ -1,4 +1,4 @@
-"""Ratings (issue 19 section 1): Glicko-2 for two sides, OpenSkill for tables.
+"""Ratings: Glicko-2 for two sides, OpenSkill for tables.
 
 - ``rate``: a finished game's or room's ratings, once (load, call ``games.competition``, save);
 - ``board``: what the pages and the API read (leaderboards, a player's ratings and history);

@@ -1,4 +1,4 @@
-"""Ratings API (issue 19): the leaderboard per kind and one player's ratings with history.
+"""Ratings API: the leaderboard per kind and one player's ratings with history.
 
 Public reads (no sign-in): ratings are what players show each other.
 """

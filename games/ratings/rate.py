@@ -1,4 +1,4 @@
-"""Ratings after rated games and rooms (issue 19 section 1): load, call the pure math, save.
+"""Ratings after rated games and rooms: load, call the pure math, save.
 
 Decisions where the issue is silent:
 

@@ -1,4 +1,4 @@
-"""Correspondence rooms (issue 18, section 1): games played on the players' own boards, with a
+"""Correspondence rooms: games played on the players' own boards, with a
 numbered journal, the room's verifiable dice, disputes, results and a clock.
 
 - ``access``: who may see a room (the 404 of a missing id for a private room);

@@ -45,7 +45,7 @@ class RoomAdmin(SecretSafeAdmin, ReadOnly, admin.ModelAdmin):
 
 @admin.register(RoomEntry)
 class RoomEntryAdmin(SecretSafeAdmin, ReadOnly, admin.ModelAdmin):
-    """Journal entries are never edited (issue 18): no add, change or delete here either; a
+    """Journal entries are never edited: no add, change or delete here either; a
     correction is a later referee entry, posted through the room."""
 
     list_display = ("id", "room", "number", "kind", "side", "created_at")

@@ -1,4 +1,4 @@
-"""Admin changelists that cannot be used as an oracle on secret fields (issue 15).
+"""Admin changelists that cannot be used as an oracle on secret fields.
 
 Django's changelist accepts any lookup on the model's own fields as a URL filter
 (``ModelAdmin.lookup_allowed`` only checks lookups that span relations), so

@@ -1,6 +1,6 @@
 """One error shape for the whole API, so a client handles every refusal with the same code.
 
-Every 4xx answer has the flat body (issue 7)::
+Every 4xx answer has the flat body::
 
     {"error": "<code>", "message": "...", "field": "attacker.tank" | "body" | null,
      "allowed": [...] | null}

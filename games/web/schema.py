@@ -1,4 +1,4 @@
-"""The OpenAPI schema states what the server really answers and accepts (issue 15, section 3).
+"""The OpenAPI schema states what the server really answers and accepts.
 
 drf-spectacular documents what the views declare; this adds what every view shares, so no view
 can forget it and a client generated from the schema sends only requests the server accepts:

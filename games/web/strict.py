@@ -2,7 +2,7 @@
 
 DRF's own fields coerce: ``"3"`` and ``3.0`` pass an ``IntegerField``, ``"yes"`` and ``1`` a
 ``BooleanField``, ``3`` a ``CharField``. The OpenAPI schema says ``integer``, ``boolean`` and
-``string`` (issue 15, section 3), so the server takes exactly those JSON types: a typo is refused
+``string``, so the server takes exactly those JSON types: a typo is refused
 with its field named rather than guessed at, and a client generated from the schema and one
 written by hand get the same answers.
 

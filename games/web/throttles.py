@@ -5,7 +5,7 @@ DRF copies ``DEFAULT_THROTTLE_RATES`` into its classes when it is imported; thes
 in the settings (a test's ``settings`` fixture) applies at once. Counts are kept in the cache
 (Redis when ``REDIS_URL`` is set, so across processes). A refused request is DRF's
 ``Throttled``: a 429 in the one error shape, with ``Retry-After``. With the cache unreachable
-the request goes through, logged (issue 15: a Redis outage made every login a 500).
+the request goes through, logged (a Redis outage made every login a 500).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The web layer's own refusals in the API's one error shape (issue 15, section 3).
+"""The web layer's own refusals in the API's one error shape.
 
 Django answers some requests before any view runs: an unknown path (404), a body over the
 limit, an unexpected exception (500). Under ``/api/`` those answers are JSON in the shape of

@@ -1,4 +1,4 @@
-"""The tournaments' pages (issue 19): /tournaments, /tournaments/<id> and /tournaments/new,
+"""The tournaments' pages: /tournaments, /tournaments/<id> and /tournaments/new,
 rendered on the server, and their forms, which post to page views that call the services.
 
 The finished event the reading tests look at is a round robin of four in A&A Chess rooms whose

@@ -1,4 +1,4 @@
-"""``manage.py rerate``: recompute every rating from the results (issue 19).
+"""``manage.py rerate``: recompute every rating from the results.
 
 Wipes ``Rating`` and ``RatingChange`` and replays every finished rated game and room in the
 order they ended, in one transaction; the numbers equal those the after-game tasks gave.

@@ -1,4 +1,4 @@
-"""The actions of Fast Risk in the OpenAPI schema, one component each (issue 17).
+"""The actions of Fast Risk in the OpenAPI schema, one component each.
 
 Built from ``risk.rules.actions.ACTION_TYPES`` (the dataclasses ``action_from_dict`` parses), so
 the schema names the same fields, types and required keys the parser checks: a field with a

@@ -1,4 +1,4 @@
-"""The game answers in the OpenAPI schema (issue 17): the lobby's summary and the detail.
+"""The game answers in the OpenAPI schema: the lobby's summary and the detail.
 
 Schema-only serializers, stating what ``games.play.reads.shown`` returns, so a generated client
 gets typed games. The player's ``view`` (``risk.rules.views.view_for``: the board, seats, the

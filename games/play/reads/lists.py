@@ -1,4 +1,4 @@
-"""The lobby's filtered lists (issue 17: "live list of open and running games, 'my games',
+"""The lobby's filtered lists ("live list of open and running games, 'my games',
 'waiting on me', join a running game by taking over an allied army, spectate").
 
 Each filter narrows what ``access.listed_for`` already allows the caller (public games, and the

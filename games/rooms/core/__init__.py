@@ -1,4 +1,4 @@
-"""The pure core of correspondence rooms (issue 18, section 1): no Django, values in and out.
+"""The pure core of correspondence rooms: no Django, values in and out.
 
 - ``rolls``: the room's numbered dice (roll ``n`` of a room re-derives from its seed alone);
 - ``timecontrol``: a turn's deadline, reminder, grace period and vacation arithmetic;

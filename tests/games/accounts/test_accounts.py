@@ -587,7 +587,7 @@ def test_registering_a_name_the_server_uses_for_its_own_seats_is_refused(name, c
     [("email_game_over", 0), ("email_reminder", "false"), ("display_name", 7), ("email", 7)],
 )
 def test_a_profile_value_of_another_json_type_is_refused_not_converted(client, alice, field, value):
-    """Schemathesis (issue 15): the schema says boolean and string; 0 for false was taken."""
+    """Schemathesis: the schema says boolean and string; 0 for false was taken."""
     client.force_login(alice)
     response = client.patch(ME, {field: value}, format="json")
 

@@ -262,7 +262,7 @@ def test_a_refused_action_writes_nothing(game, alice, bob, carol):
 
 @pytest.mark.parametrize("field", ["idempotency_key", "invite"])
 def test_a_nul_character_in_a_key_is_refused_before_it_reaches_the_database(game, alice, field):
-    """Schemathesis (issue 15): PostgreSQL text cannot hold NUL, so a key with one was a 500
+    """Schemathesis: PostgreSQL text cannot hold NUL, so a key with one was a 500
     there (the key is stored and looked up); every other request string refuses it too."""
     before = snapshot(game)
     body = refusal(submit(alice, game, place(game, "alice"), **{field: "key\x00"}), 400)
@@ -338,7 +338,7 @@ def test_the_events_after_n_are_the_entries_after_n(game, alice, bob):
     "after", ["-1", "x", "0.0", "1e3", " 1", "1000000000000000000", ["0", "1"]]
 )
 def test_a_bad_after_is_refused_naming_it(game, alice, after):
-    """Schemathesis (issue 15): "0.0" was read as 0 and a repeated after as its last value."""
+    """Schemathesis: "0.0" was read as 0 and a repeated after as its last value."""
     response = client_for(alice).get(f"/api/games/{game.pk}/events", {"after": after})
 
     assert refusal(response, 400)["field"] == "after"

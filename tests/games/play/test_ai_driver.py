@@ -1,4 +1,4 @@
-"""The server's AI (issue 16): the driver plays ``risk.ai.StrategicBot`` at the game's level,
+"""The server's AI: the driver plays ``risk.ai.StrategicBot`` at the game's level,
 thinks with no lock held and commits only at the version it thought at; a game's AI delay
 spaces its moves; hints."""
 

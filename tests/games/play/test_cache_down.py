@@ -43,7 +43,7 @@ def test_an_action_commits_when_the_throttles_redis_is_unreachable(alice, settin
 
 
 def test_a_token_is_issued_when_the_login_throttles_redis_is_unreachable(alice, settings, caplog):
-    """Issue 15: the login rate limit read Redis, so with Redis down every sign-in was a 500.
+    """The login rate limit read Redis, so with Redis down every sign-in was a 500.
     Now the request goes through, uncounted and logged; a wrong password is still refused."""
     from rest_framework.test import APIClient
 

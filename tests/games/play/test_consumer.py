@@ -286,7 +286,7 @@ async def test_bad_messages_get_errors_naming_the_field_and_never_close_the_sock
     assert (error["status"], error["error"], error["field"]) == (400, "parse_error", "body")
     error = await answer_to("[1, 2]")
     assert (error["error"], error["field"]) == ("parse_error", "body")
-    error = await answer_to("[" * 100_000)  # nested too deeply to decode (issue 15)
+    error = await answer_to("[" * 100_000)  # nested too deeply to decode
     assert (error["status"], error["error"], error["field"]) == (400, "parse_error", "body")
     assert error["message"] == (
         "not valid JSON: nested too deeply: more than 32 levels of arrays and objects"

@@ -275,7 +275,7 @@ def test_expiry_is_claimed_exactly_once(alice, commits, frozen):
 def test_expiry_claims_marks_the_seat_and_kicks_the_driver_which_answers_for_the_player(
     alice, commits, frozen, monkeypatch
 ):
-    """Issue 14: the expiry itself takes no decision. It claims the deadline (now overdue),
+    """The expiry itself takes no decision. It claims the deadline (now overdue),
     counts the timeout and queues the driver; the driver then answers for alice until the game
     stops waiting on her, and the row becomes expired."""
     game = started(commits, alice)

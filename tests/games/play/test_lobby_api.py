@@ -89,7 +89,7 @@ def test_seven_seats_are_refused_naming_the_seats_field(alice):
 
 @pytest.mark.parametrize("value", [3_000_000_000, 10**20, 101, 0])
 def test_max_timeouts_out_of_range_is_a_400_naming_it(alice, value):
-    """Issue 15: 3,000,000,000 overflowed the column on PostgreSQL and 10**20 on SQLite (500s)."""
+    """3,000,000,000 overflowed the column on PostgreSQL and 10**20 on SQLite (500s)."""
     response = client_for(alice).post(GAMES, {"seats": 3, "max_timeouts": value}, format="json")
     body = refusal(response, 400)
 
@@ -293,7 +293,7 @@ def test_the_list_can_be_narrowed_by_status(alice, bob, carol):
 
 @pytest.mark.parametrize("status", ["finished ", "closed", ""])
 def test_an_unknown_status_to_narrow_by_is_a_400_listing_the_known_ones(alice, status):
-    """Issue 15: an unknown status answered an empty list, as if there were no such games."""
+    """An unknown status answered an empty list, as if there were no such games."""
     create(alice)
     body = refusal(client_for(alice).get(GAMES, {"status": status}), 400)
 

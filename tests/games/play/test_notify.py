@@ -47,12 +47,12 @@ def test_your_turn_at_the_start_goes_to_each_person_with_the_deadline_and_link(
     assert f"It is your turn in Game {game.pk}: set up your armies." in body
     assert "You have until 2030-03-01 12:05 UTC (about 5 minutes from now)." in body
     assert "Nothing has happened since your last turn." in body
-    # Issue 18: her legal moves in the mail notation, and a reply address for this turn.
+    # Her legal moves in the mail notation, and a reply address for this turn.
     assert "What you may do now, in the move notation (fill in the <...>):\n  - arrange " in body
     assert message.reply_to == [notify.reply_to(Seat.objects.get(game=game, player="alice"))]
     assert f"Play: https://warboard.example.org/games/{game.pk}\n" in body
     assert "&" not in body and "&#" not in body  # plain text, never HTML-escaped
-    # The mail links to the settings page (it sent people to the raw API, issue 17).
+    # The mail links to the settings page (it sent people to the raw API).
     assert "\nTurn them off in your settings: https://warboard.example.org/settings\n" in body
 
 
@@ -278,7 +278,7 @@ def test_the_summary_prints_no_card_even_from_an_unfiltered_entry():
 
 
 def test_no_your_turn_task_is_queued_for_nothing(alice, bob, carol, commits, monkeypatch):
-    """Issue 14: the mail task is queued only for seats it could mail: not for bob (mail off),
+    """The mail task is queued only for seats it could mail: not for bob (mail off),
     nor carol (watching the game live), so a start that waits for all three queues alice only."""
     from games.play import tasks
 

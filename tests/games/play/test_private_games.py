@@ -1,4 +1,4 @@
-"""Private games (issue 15): visible and joinable only with the invite, to their players, their
+"""Private games: visible and joinable only with the invite, to their players, their
 creator and staff; to anyone else exactly what a missing id is (``games.play.access``).
 
 The table: alice (the creator) and bob at a private two-seat game past the set-up (four allied

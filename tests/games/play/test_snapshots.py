@@ -1,4 +1,4 @@
-"""A game's state is one row, written with its log entry (issue 14)."""
+"""A game's state is one row, written with its log entry."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def test_the_admin_board_is_the_public_view_while_the_game_runs(alice, client, d
 
 
 def test_an_action_reads_and_writes_the_state_row_once_and_never_selects_the_log(alice):
-    """The action path's six statements (issue 14): BEGIN, the state row and the game row
+    """The action path's six statements: BEGIN, the state row and the game row
     locked in one SELECT, the seats, the log INSERT with its response, one UPDATE of the state
     row (state, version, whether the server is to move), COMMIT (inside the test's own
     transaction, a SAVEPOINT and its RELEASE); the game row is not written, and idempotency

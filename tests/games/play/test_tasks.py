@@ -46,6 +46,6 @@ def test_advance_on_a_game_that_waits_on_people_only_does_nothing(alice, bob):
     lobby.game_start(game_id=game.pk, user=alice)
 
     assert tasks.advance.apply((game.pk,)).get() == 0
-    assert tasks.run_bots.apply((game.pk,)).get() == 0  # the task's name before issue 14
+    assert tasks.run_bots.apply((game.pk,)).get() == 0  # the task's name before the per-game driver
     game.refresh_from_db()
     assert game.version == 0

@@ -1,4 +1,4 @@
-"""Ratings after rated games and rooms (issue 19 section 1): games.ratings.rate."""
+"""Ratings after rated games and rooms: games.ratings.rate."""
 
 from __future__ import annotations
 

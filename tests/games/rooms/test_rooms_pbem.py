@@ -1,6 +1,6 @@
 """A whole play-by-email Axis & Allies game in a room, through the HTTP API, from creation to
 the agreed result, every battle adjudicated by the server and then verified by
-``manage.py verify_room`` (issue 18: "done when").
+``manage.py verify_room``.
 
 The cast: carol (staff) referees; alice plays Germany, bob the Soviet Union, dave the United
 Kingdom. Revised edition, dice rules, 3 days a turn.

@@ -1,4 +1,4 @@
-"""The admin is no oracle on secret fields (issue 15): no URL lookup, search or ordering of any
+"""The admin is no oracle on secret fields: no URL lookup, search or ordering of any
 changelist (games and combat) depends on a running game's seeds, board state or log dice, on an
 open battle's seed, or on a password hash; only the declared filters are accepted.
 
