@@ -181,7 +181,9 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
-            created = setup.tournament_create(actor=request.user, **form.service_kwargs())
+            created = setup.tournament_create(
+                actor=request.user, settings=form.tournament_settings()
+            )
         except ApplicationError as exc:
             form.refused(exc)
             status = exc.status

@@ -9,8 +9,6 @@ and decides the result (403 not_referee).
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -21,8 +19,9 @@ from rest_framework.views import APIView
 
 from games.common.throttles import RoomPostThrottle
 from games.models import MAX_SIDES, MIN_SIDES, Room, RoomEntry
-from games.rooms import access, journal, reading, setup, writing
-from games.web.exceptions import ApplicationError, ErrorSerializer
+from games.rooms import access, commands, journal, reading, setup, writing
+from games.rooms.commands import POST_KINDS
+from games.web.exceptions import ErrorSerializer
 from games.web.requests import ERRORS, after_param, query_count, valid
 from games.web.strict import (
     ClosedSerializer,
@@ -47,19 +46,6 @@ INVITE = OpenApiParameter(
     description="A private room's invite token (read it before joining).",
 )
 NOT_FOUND = "404 not_found for a missing id and for a private room the caller may not see."
-#: What an entry post may be.
-POST_KINDS = (
-    "note",
-    "battle",
-    "challenge",
-    "ruling",
-    "agree_result",
-    "decide_result",
-    "end_turn",
-    "vacation",
-    "accept_ruling",
-    "reject_ruling",
-)
 
 
 class SideOut(serializers.Serializer):
@@ -369,49 +355,10 @@ class RoomPostApi(APIView):
     )
     def post(self, request: Request, room_id: int) -> Response:
         data = valid(self.RoomEntryInput, request)
-        entries = _post(room_id, request.user, data)
+        entries = commands.run(room_id, request.user, data["kind"], data)
         return Response(
             {"entries": [reading.entry_dict(e) for e in entries]}, status=status.HTTP_201_CREATED
         )
-
-
-def _post(room_id: int, user: Any, data: dict[str, Any]) -> list[RoomEntry]:
-    """The service a post's kind calls, with the fields that kind needs."""
-    kind = data["kind"]
-    if kind not in POST_KINDS:
-        raise ApplicationError("not a kind of post", field="kind", allowed=POST_KINDS)
-    common = {"room_id": room_id, "user": user}
-    if kind == "note":
-        return [journal.post_note(**common, text=data["text"])]
-    if kind == "battle":
-        request, result = journal.request_battle(
-            **common, notation=data.get("notation"), arguments=data.get("arguments")
-        )
-        return [request, result]
-    if kind == "challenge":
-        return [journal.challenge(**common, entry=_need(data, "entry"), text=data["text"])]
-    if kind == "ruling":
-        decision = _need(data, "decision")
-        return journal.rule(
-            **common, entry=_need(data, "entry"), decision=decision, text=data["text"]
-        )
-    if kind == "agree_result":
-        return journal.agree_result(**common, winners=_need(data, "winners"), text=data["text"])
-    if kind == "decide_result":
-        return [journal.decide_result(**common, winners=_need(data, "winners"), text=data["text"])]
-    if kind in ("accept_ruling", "reject_ruling"):
-        return journal.review_ruling(
-            **common, entry=_need(data, "entry"), accept=kind == "accept_ruling", text=data["text"]
-        )
-    if kind == "end_turn":
-        return [journal.end_turn(**common, text=data["text"])]
-    return [journal.declare_vacation(**common, days=_need(data, "days"))]
-
-
-def _need(data: dict[str, Any], name: str) -> Any:
-    if name not in data:
-        raise ApplicationError(f"{data['kind']} needs {name}", field=name, code="required")
-    return data[name]
 
 
 def _invite(request: Request) -> str | None:

@@ -39,7 +39,7 @@ from django.template.loader import render_to_string
 from games.mail.core import address as reply_address
 from games.mail.core import reading
 from games.models import InboundMail, Room, RoomEntry, RoomSide
-from games.rooms import journal
+from games.rooms import commands
 from games.rooms import mail as room_mail
 from games.rooms.core import mail_posts
 from games.rooms.core.transcript import LABELS
@@ -128,17 +128,15 @@ def _apply(
 
 
 def _post(room_id: int, user: Any, post: mail_posts.Post) -> list[RoomEntry]:
-    """Write one post with the journal's own service."""
-    if post.kind == "note":
-        return [journal.post_note(room_id=room_id, user=user, text=post.text)]
-    if post.kind == "battle":
-        return list(journal.request_battle(room_id=room_id, user=user, notation=post.text))
-    if post.kind == "challenge":
-        assert post.entry is not None  # a challenge post always has its entry
-        return [journal.challenge(room_id=room_id, user=user, entry=post.entry, text=post.text)]
-    if post.kind == "end_turn":
-        return [journal.end_turn(room_id=room_id, user=user)]
-    raise ValueError(post.refusal)
+    """Write one post through the rooms' command table, as the site's posts are."""
+    if post.kind == "refused":
+        raise ValueError(post.refusal)
+    fields: dict[str, Any] = {"text": post.text}
+    if post.kind == "battle":  # the line's text is the battle's notation
+        fields = {"notation": post.text}
+    if post.entry is not None:
+        fields["entry"] = post.entry
+    return commands.run(room_id, user, post.kind, fields, by_mail=True)
 
 
 def _reason(exc: ApplicationError) -> str:

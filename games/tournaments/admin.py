@@ -25,6 +25,7 @@ from games.models import (
 from games.tournaments import pairing
 from games.tournaments import setup as tournament_setup
 from games.tournaments.log import logged
+from games.tournaments.settings import TournamentSettings
 from games.web.admin_secrets import ReadOnly, SecretSafeAdmin
 from games.web.exceptions import ApplicationError
 
@@ -96,7 +97,9 @@ class TournamentAddForm(forms.ModelForm):
         model = Tournament
         fields = TOURNAMENT_SETTINGS
 
-    def service_kwargs(self) -> dict[str, Any]:
+    def tournament_settings(self) -> TournamentSettings:
+        """The model form's columns as the service's settings (an allowance back into the
+        minutes or days it was made from)."""
         data = {name: self.cleaned_data.get(name) for name in TOURNAMENT_SETTINGS}
         allowance = data.pop("time_per_decision")
         seconds = int(allowance.total_seconds()) if allowance else 0
@@ -104,7 +107,7 @@ class TournamentAddForm(forms.ModelForm):
         data["options"] = data["options"] or {}
         data["room_sides"] = data["room_sides"] or None
         data["place_points"] = data["place_points"] or None
-        return data
+        return TournamentSettings(**data)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -112,7 +115,9 @@ class TournamentAddForm(forms.ModelForm):
             return cleaned
         try:
             with transaction.atomic():
-                tournament_setup.tournament_create(actor=self.actor, **self.service_kwargs())
+                tournament_setup.tournament_create(
+                    actor=self.actor, settings=self.tournament_settings()
+                )
                 raise _DryRun
         except _DryRun:
             pass
@@ -193,8 +198,9 @@ class TournamentAdmin(SecretSafeAdmin, OperatorActions, admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if not change:
-            created = tournament_setup.tournament_create(actor=request.user,
-                                                         **form.service_kwargs())  # fmt: skip
+            created = tournament_setup.tournament_create(
+                actor=request.user, settings=form.tournament_settings()
+            )
             # The admin goes on with ``obj`` (its history entry, the redirect): make it the row.
             for field in Tournament._meta.concrete_fields:
                 setattr(obj, field.attname, getattr(created, field.attname))

@@ -11,6 +11,7 @@ answers with the tournament's detail, as ``GET`` gives it.
 
 from __future__ import annotations
 
+from dataclasses import MISSING
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
@@ -20,11 +21,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.common.throttles import TournamentWriteThrottle
-from games.models import AI_LEVELS, Game, Room, Tournament, TournamentEntrant, TournamentTable
-from games.play import lobby
+from games.models import Game, Room, Tournament, TournamentEntrant, TournamentTable
 from games.play.api.games import options_schema
-from games.rooms.setup import MAX_DAYS_PER_TURN
-from games.tournaments import access, pairing, reading, results, setup
+from games.tournaments import access, pairing, reading, results, settings, setup
+from games.tournaments.settings import Kind, Setting, TournamentSettings
 from games.web.exceptions import ErrorSerializer, ForbiddenError
 from games.web.requests import ERRORS, query_choice, valid
 from games.web.strict import (
@@ -267,101 +267,54 @@ def _detail(tournament_id: int, user: Any) -> dict[str, Any]:
 # --- the list and a new tournament ---------------------------------------------------------------
 
 
+def create_field(name: str, setting: Setting) -> serializers.Field:
+    """The API field of one setting, from its metadata (``games.tournaments.settings``): its
+    limits are the schema's ``minimum``/``maximum``, its help the schema's description."""
+    given = settings.default(name)
+    optional: dict[str, Any] = {} if given is MISSING else {"required": False, "default": given}
+    if setting.null:
+        optional["allow_null"] = True
+    if setting.help:
+        optional["help_text"] = setting.help
+    kind = setting.kind
+    if kind == Kind.TEXT or (kind == Kind.CHOICE and setting.offered):
+        blank = given == ""
+        return StrictCharField(max_length=setting.max_length, allow_blank=blank, **optional)
+    if kind == Kind.CHOICE:
+        return StrictEnumField(setting.values, allow_blank="" in setting.values, **optional)
+    if kind == Kind.INTEGER:
+        return StrictIntegerField(min_value=setting.low, max_value=setting.high, **optional)
+    if kind == Kind.BOOLEAN:
+        return StrictBooleanField(**optional)
+    if kind == Kind.DATETIME:
+        return serializers.DateTimeField(**optional)
+    if kind == Kind.OPTIONS:
+        return DocumentedDictField(schema=options_schema(), **{**optional, "default": dict})
+    if kind == Kind.NAMES:
+        return serializers.ListField(
+            child=StrictCharField(max_length=setting.max_length),
+            min_length=setting.low, max_length=setting.high, **optional,
+        )  # fmt: skip
+    assert kind == Kind.NUMBERS, kind
+    items = {"type": "number", "minimum": setting.low, "maximum": setting.high}
+    described = {"type": "array", "nullable": setting.null, "minItems": settings.TABLE_SIZES[0],
+                 "items": items, "description": optional.pop("help_text", "")}  # fmt: skip
+    return DocumentedListField(schema=described, **optional)
+
+
+def create_input(table: dict[str, Setting] | None = None) -> type[ClosedSerializer]:
+    """The body of ``POST /api/tournaments``: one field per setting, generated from ``table``
+    (``settings.SETTINGS``; a test passes a changed one to see the fields follow)."""
+    table = settings.SETTINGS if table is None else table
+    fields = {name: create_field(name, setting) for name, setting in table.items()}
+    return type("TournamentCreateInput", (ClosedSerializer,), fields)
+
+
 class TournamentListApi(APIView):
     permission_classes = [StaffWrites]
     throttle_classes = [TournamentWriteThrottle]
 
-    class TournamentCreateInput(ClosedSerializer):
-        name = StrictCharField(max_length=80, help_text="Unique (409 name_taken).")
-        play = StrictEnumField(PLAYS, help_text="Fast Risk games or rooms.")
-        format = StrictEnumField(
-            Tournament.Format.values, help_text="tables: multiplayer Fast Risk only."
-        )
-        description = StrictCharField(required=False, default="", allow_blank=True, max_length=4000)
-        options = DocumentedDictField(
-            schema=options_schema(), required=False, default=dict,
-            help_text="Fast Risk: the games' rules options (risk/RULES.md).",
-        )  # fmt: skip
-        time_control = StrictEnumField(
-            Game.TimeControl.values, required=False, default="correspondence",
-            help_text="Fast Risk: live needs minutes, correspondence days.",
-        )  # fmt: skip
-        minutes = StrictIntegerField(
-            required=False, allow_null=True, default=None, min_value=lobby.LIVE_MINUTES[0],
-            max_value=lobby.LIVE_MINUTES[1], help_text="Fast Risk, live: minutes per turn.",
-        )  # fmt: skip
-        days = StrictIntegerField(
-            required=False, allow_null=True, default=3,
-            min_value=lobby.CORRESPONDENCE_DAYS[0], max_value=lobby.CORRESPONDENCE_DAYS[1],
-            help_text="Fast Risk, correspondence: days per turn.",
-        )  # fmt: skip
-        ai_level = StrictEnumField(
-            list(AI_LEVELS), required=False, default="hard",
-            help_text="Fast Risk: the bots' strength (stand-ins, allied armies, time-outs).",
-        )  # fmt: skip
-        room_system = StrictEnumField(
-            ["", *ROOM_SYSTEMS], required=False, default="", allow_blank=True,
-            help_text="Rooms: the game system (required for play room).",
-        )  # fmt: skip
-        room_rules = StrictCharField(
-            required=False, default="", allow_blank=True, max_length=20,
-            help_text="Rooms, A&A only: dice (default), lowluck or chess.",
-        )  # fmt: skip
-        room_edition = StrictCharField(
-            required=False, default="", allow_blank=True, max_length=20,
-            help_text="Rooms, A&A only: classic or revised (default).",
-        )  # fmt: skip
-        room_sides = serializers.ListField(
-            child=StrictCharField(max_length=40), min_length=2, max_length=2, required=False,
-            allow_null=True, default=None,
-            help_text="Rooms: the two sides, first-named first (default by system, e.g. Axis, "
-            "Allies).",
-        )  # fmt: skip
-        days_per_turn = StrictIntegerField(
-            required=False, allow_null=True, default=7, min_value=1, max_value=MAX_DAYS_PER_TURN,
-            help_text="Rooms: days per turn; null untimed.",
-        )  # fmt: skip
-        rated = StrictBooleanField(required=False, default=True)
-        registration_opens = serializers.DateTimeField(
-            required=False, allow_null=True, default=None, help_text="ISO 8601; null: at once."
-        )
-        registration_closes = serializers.DateTimeField(
-            required=False, allow_null=True, default=None,
-            help_text="ISO 8601, after registration_opens; null: at the start.",
-        )  # fmt: skip
-        min_entrants = StrictIntegerField(
-            required=False, allow_null=True, default=None, min_value=2,
-            max_value=setup.MAX_ENTRANTS,
-            help_text="Default 2 (tables: table_min); a start with fewer is refused.",
-        )  # fmt: skip
-        max_entrants = StrictIntegerField(
-            required=False, allow_null=True, default=None, min_value=2,
-            max_value=setup.MAX_ENTRANTS,
-            help_text="Default and most: the format's largest field (round robin 24, Swiss 64, "
-            "knockout 256, tables 120; games.competition.formats.MAX_FIELD).",
-        )  # fmt: skip
-        rounds = StrictIntegerField(
-            required=False, allow_null=True, default=None, min_value=1,
-            max_value=setup.MAX_ROUNDS,
-            help_text="Swiss (optional) and tables (required); round robin and knockout: null, "
-            "their rounds follow from the field.",
-        )  # fmt: skip
-        table_min = StrictIntegerField(required=False, default=3, min_value=3, max_value=6)
-        table_max = StrictIntegerField(required=False, default=6, min_value=3, max_value=6)
-        place_points = DocumentedListField(
-            schema={
-                "type": "array", "nullable": True, "minItems": 3,
-                "items": {"type": "number", "minimum": 0, "maximum": 1000},
-                "description": "Tables: points for 1st, 2nd, ... place, at least table_max of "
-                "them, never rising (400 naming place_points.<n>).",
-            },
-            required=False, allow_null=True, default=None,
-        )  # fmt: skip
-        late_entry_rounds = StrictIntegerField(
-            required=False, default=0, min_value=0, max_value=setup.MAX_ROUNDS,
-            help_text="Swiss and tables: entries taken until this many rounds are paired.",
-        )  # fmt: skip
-        auto_pair = StrictBooleanField(required=False, default=True)
+    TournamentCreateInput = create_input()
 
     @extend_schema(
         summary="List tournaments, newest first",
@@ -396,7 +349,9 @@ class TournamentListApi(APIView):
     )
     def post(self, request: Request) -> Response:
         data = valid(self.TournamentCreateInput, request)
-        tournament = setup.tournament_create(actor=request.user, **data)
+        tournament = setup.tournament_create(
+            actor=request.user, settings=TournamentSettings(**data)
+        )
         return Response(_detail(tournament.pk, request.user), status=status.HTTP_201_CREATED)
 
 

@@ -18,7 +18,6 @@ Decisions where the issue is silent:
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -39,10 +38,9 @@ from games.ratings.rate import GLICKO_START, game_kind_for_seats
 from games.rooms import setup as room_setup
 from games.tournaments import access, pairing, results
 from games.tournaments.log import logged
+from games.tournaments.settings import SETTINGS, TournamentSettings, limits
 from games.web.exceptions import ApplicationError, ConflictError, NotFoundError
 
-MAX_ENTRANTS = 256
-MAX_ROUNDS = 30
 #: Side names a room tournament gets unless the staff name them: first-named plays the first.
 DEFAULT_SIDES = {
     Room.System.AXIS_ALLIES: ["Axis", "Allies"],
@@ -51,40 +49,14 @@ DEFAULT_SIDES = {
 }
 
 
-def tournament_create(
-    *,
-    actor: Any,
-    name: str,
-    play: str,
-    format: str,
-    description: str = "",
-    options: dict[str, Any] | None = None,
-    time_control: str = "correspondence",
-    minutes: int | None = None,
-    days: int | None = 3,
-    ai_level: str = "hard",
-    room_system: str = "",
-    room_rules: str = "",
-    room_edition: str = "",
-    room_sides: list[str] | None = None,
-    days_per_turn: int | None = 7,
-    rated: bool = True,
-    registration_opens: datetime | None = None,
-    registration_closes: datetime | None = None,
-    min_entrants: int | None = None,
-    max_entrants: int | None = None,
-    rounds: int | None = None,
-    table_min: int = 3,
-    table_max: int = 6,
-    place_points: list[float] | None = None,
-    late_entry_rounds: int = 0,
-    auto_pair: bool = True,
-) -> Tournament:
+def tournament_create(*, actor: Any, settings: TournamentSettings) -> Tournament:
     """A new tournament open for registration; every setting checked, the bad one named."""
     access.require_staff(actor)
-    name = str(name).strip()
-    if not 1 <= len(name) <= 80:
-        raise ApplicationError("a tournament's name is 1-80 characters", field="name")
+    s = settings
+    name, play, format = str(s.name).strip(), s.play, s.format
+    longest = SETTINGS["name"].max_length or 0
+    if not 1 <= len(name) <= longest:
+        raise ApplicationError(f"a tournament's name is 1-{longest} characters", field="name")
     if Tournament.objects.filter(name=name).exists():
         raise ConflictError("a tournament has that name already", code="name_taken")
     if play not in Tournament.Play.values:
@@ -93,12 +65,12 @@ def tournament_create(
         raise ApplicationError("not a format", field="format", allowed=Tournament.Format.values)
     fields: dict[str, Any] = {}
     if play == Tournament.Play.FAST_RISK:
-        fields["options"] = lobby.checked_options(options or {}).to_dict()
-        fields["time_control"] = time_control
-        fields["time_per_decision"] = lobby.allowance(time_control, minutes, days)
-        if ai_level not in AI_LEVELS:
+        fields["options"] = lobby.checked_options(s.options or {}).to_dict()
+        fields["time_control"] = s.time_control
+        fields["time_per_decision"] = lobby.allowance(s.time_control, s.minutes, s.days)
+        if s.ai_level not in AI_LEVELS:
             raise ApplicationError("not an AI level", field="ai_level", allowed=list(AI_LEVELS))
-        fields["ai_level"] = ai_level
+        fields["ai_level"] = s.ai_level
     else:
         if format == Tournament.Format.TABLES:
             raise ApplicationError(
@@ -106,35 +78,40 @@ def tournament_create(
                 field="format",
             )
         try:
-            rules, edition = room_setup.checked_variant(room_system, room_rules, room_edition)
-            sides = room_setup.checked_sides(room_sides or DEFAULT_SIDES[room_system])
+            rules, edition = room_setup.checked_variant(s.room_system, s.room_rules,
+                                                        s.room_edition)  # fmt: skip
+            sides = room_setup.checked_sides(s.room_sides or DEFAULT_SIDES[s.room_system])
         except ApplicationError as exc:  # the rooms' checks name "system", "sides.1": ours
             exc.field = f"room_{exc.field}" if exc.field else exc.field
             raise
         if len(sides) != 2:
             raise ApplicationError("a room tournament's rooms have 2 sides", field="room_sides")
-        if days_per_turn is not None and not 1 <= days_per_turn <= 60:
-            raise ApplicationError("1-60 days, or none (untimed)", field="days_per_turn")
-        fields.update(room_system=room_system, room_rules=rules, room_edition=edition,
-                      room_sides=sides, days_per_turn=days_per_turn)  # fmt: skip
-    if max_entrants is None:
-        max_entrants = MAX_FIELD.get(format, 2)
+        low, high = limits("days_per_turn")
+        if s.days_per_turn is not None and not low <= s.days_per_turn <= high:
+            raise ApplicationError(f"{low}-{high} days, or none (untimed)", field="days_per_turn")
+        fields.update(room_system=s.room_system, room_rules=rules, room_edition=edition,
+                      room_sides=sides, days_per_turn=s.days_per_turn)  # fmt: skip
+    max_entrants = MAX_FIELD.get(format, 2) if s.max_entrants is None else s.max_entrants
+    min_entrants = s.min_entrants
     if min_entrants is None:
-        min_entrants = table_min if format == Tournament.Format.TABLES else 2
-    check_counts(format, min_entrants, max_entrants, table_min, table_max)
-    _check_rounds(format, rounds, late_entry_rounds)
-    points = _checked_points(place_points, table_max)
+        min_entrants = s.table_min if format == Tournament.Format.TABLES else 2
+    check_counts(format, min_entrants, max_entrants, s.table_min, s.table_max)
+    _check_rounds(format, s.rounds, s.late_entry_rounds)
+    points = _checked_points(s.place_points, s.table_max)
+    registration_opens, registration_closes = s.registration_opens, s.registration_closes
     if registration_opens and registration_closes and registration_closes <= registration_opens:
         raise ApplicationError("registration must close after it opens",
                                field="registration_closes")  # fmt: skip
     try:
         with transaction.atomic():
             tournament = Tournament.objects.create(
-                name=name, description=str(description)[:4000], play=play, format=format,
-                created_by=actor, rated=bool(rated), registration_opens=registration_opens,
+                name=name, play=play, format=format, created_by=actor,
+                description=str(s.description)[: SETTINGS["description"].max_length],
+                rated=bool(s.rated), registration_opens=registration_opens,
                 registration_closes=registration_closes, min_entrants=min_entrants,
-                max_entrants=max_entrants, rounds=rounds, table_min=table_min, table_max=table_max,
-                place_points=points, late_entry_rounds=late_entry_rounds, auto_pair=bool(auto_pair),
+                max_entrants=max_entrants, rounds=s.rounds, table_min=s.table_min,
+                table_max=s.table_max, place_points=points,
+                late_entry_rounds=s.late_entry_rounds, auto_pair=bool(s.auto_pair),
                 **fields,
             )  # fmt: skip
             logged(tournament, actor, "created", play=play, format=format)
@@ -144,14 +121,17 @@ def tournament_create(
 
 
 def check_counts(fmt: str, low: int, high: int, table_min: int, table_max: int) -> None:
-    if not (isinstance(low, int) and isinstance(high, int) and 2 <= low <= high <= MAX_ENTRANTS):
-        raise ApplicationError(f"2 <= min_entrants <= max_entrants <= {MAX_ENTRANTS}",
-                               field="max_entrants" if isinstance(low, int) and low >= 2
+    fewest, most = limits("max_entrants")
+    if not (isinstance(low, int) and isinstance(high, int) and fewest <= low <= high <= most):
+        raise ApplicationError(f"{fewest} <= min_entrants <= max_entrants <= {most}",
+                               field="max_entrants" if isinstance(low, int) and low >= fewest
                                else "min_entrants")  # fmt: skip
     if not (isinstance(table_min, int) and isinstance(table_max, int)):
         raise ApplicationError("whole numbers", field="table_min")
-    if not 3 <= table_min <= table_max <= 6:
-        raise ApplicationError("tables seat 3 <= table_min <= table_max <= 6", field="table_min")
+    smallest, largest = limits("table_min")
+    if not smallest <= table_min <= table_max <= largest:
+        raise ApplicationError(f"tables seat {smallest} <= table_min <= table_max <= {largest}",
+                               field="table_min")  # fmt: skip
     if fmt in MAX_FIELD and high > MAX_FIELD[fmt]:
         raise ApplicationError(f"a {fmt} event takes at most {MAX_FIELD[fmt]} entrants",
                                field="max_entrants")  # fmt: skip
@@ -171,20 +151,22 @@ def _check_rounds(fmt: str, rounds: int | None, late: int) -> None:
         return
     if fmt == Tournament.Format.TABLES and rounds is None:
         raise ApplicationError("a tables event needs its number of rounds", field="rounds")
-    if rounds is not None and not (isinstance(rounds, int) and 1 <= rounds <= MAX_ROUNDS):
-        raise ApplicationError(f"1-{MAX_ROUNDS} rounds", field="rounds")
-    if not (isinstance(late, int) and 0 <= late <= (rounds or MAX_ROUNDS)):
+    fewest, most = limits("rounds")
+    if rounds is not None and not (isinstance(rounds, int) and fewest <= rounds <= most):
+        raise ApplicationError(f"{fewest}-{most} rounds", field="rounds")
+    if not (isinstance(late, int) and 0 <= late <= (rounds or limits("late_entry_rounds")[1])):
         raise ApplicationError("0 up to the number of rounds", field="late_entry_rounds")
 
 
 def _checked_points(points: list[float] | None, table_max: int) -> list[float]:
     if points is None:
         return default_place_points()
+    low, high = limits("place_points")
     if not isinstance(points, list) or len(points) < table_max:
         raise ApplicationError(f"points for each of {table_max} places", field="place_points")
     for i, p in enumerate(points):
-        if isinstance(p, bool) or not isinstance(p, int | float) or not 0 <= p <= 1000:
-            raise ApplicationError("a number 0-1000", field=f"place_points.{i}")
+        if isinstance(p, bool) or not isinstance(p, int | float) or not low <= p <= high:
+            raise ApplicationError(f"a number {low}-{high}", field=f"place_points.{i}")
         if i and p > points[i - 1]:
             raise ApplicationError("a place never scores more than the one above it",
                                    field=f"place_points.{i}")  # fmt: skip

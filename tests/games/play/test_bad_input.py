@@ -16,6 +16,7 @@ from channels.db import database_sync_to_async
 from django.core.cache import cache
 from django.test import Client
 
+from games.tournaments.settings import TournamentSettings
 from games.web.parsers import MAX_JSON_DEPTH, TooDeep, check_depth, loads
 from tests.games.conftest import client_for, make_user
 from tests.games.play.test_consumer import connected, start_game, token_of
@@ -127,7 +128,7 @@ def test_a_nul_byte_in_a_username_path_is_a_404_on_postgresql():
     from tests.games.tournaments.test_tournaments_api import CHESS_CUP
 
     staff = make_user("ref", is_staff=True)
-    tournament = setup.tournament_create(actor=staff, **CHESS_CUP)
+    tournament = setup.tournament_create(actor=staff, settings=TournamentSettings(**CHESS_CUP))
     web = Client(raise_request_exception=False)
     web.force_login(staff)
     api = web.get("/api/players/%00/ratings")

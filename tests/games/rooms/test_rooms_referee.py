@@ -18,6 +18,7 @@ from rest_framework.test import APIClient
 from games.models import Room, RoomEntry
 from games.rooms import journal, setup
 from games.rooms.verify import room_verify
+from games.tournaments.settings import TournamentSettings
 from games.web.exceptions import ApplicationError, ConflictError, ForbiddenError
 from tests.games.conftest import make_user
 
@@ -102,7 +103,7 @@ def test_a_rated_room_tournament_creator_referees_and_cannot_enter(staff, alice)
     from games.tournaments import setup as tournaments
     from tests.games.tournaments.test_tournaments_api import CHESS_CUP
 
-    cup = tournaments.tournament_create(actor=staff, **CHESS_CUP)
+    cup = tournaments.tournament_create(actor=staff, settings=TournamentSettings(**CHESS_CUP))
     assert cup.rated
     with pytest.raises(ConflictError) as refused:
         tournaments.register(tournament_id=cup.pk, user=staff)

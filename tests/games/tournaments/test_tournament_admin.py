@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from games.models import Tournament, TournamentAction, TournamentTable
 from games.tournaments import results, setup
+from games.tournaments.settings import TournamentSettings
 from tests.games.conftest import make_user
 
 pytestmark = pytest.mark.django_db
@@ -44,8 +45,11 @@ def admin(root) -> Client:
 def robin(staff, players: list[Any], *, auto_pair: bool = True) -> Tournament:
     """A room round robin (A&A Chess) with ``players`` entered."""
     tournament = setup.tournament_create(
-        actor=staff, name="Robin", play="room", format="round_robin", room_system="axis_allies",
-        room_rules="chess", room_edition="classic", days_per_turn=7, auto_pair=auto_pair,
+        actor=staff,
+        settings=TournamentSettings(
+            name="Robin", play="room", format="round_robin", room_system="axis_allies",
+            room_rules="chess", room_edition="classic", days_per_turn=7, auto_pair=auto_pair,
+        ),
     )  # fmt: skip
     for player in players:
         setup.register(tournament_id=tournament.pk, user=player)

@@ -22,6 +22,7 @@ from games.models import (
 )
 from games.rooms import journal
 from games.tournaments import pairing, reading, results, setup
+from games.tournaments.settings import TournamentSettings
 from games.web.exceptions import ApplicationError, ConflictError, ForbiddenError
 from tests.games.conftest import make_user
 
@@ -31,13 +32,17 @@ ONE_ROUND = {"win": "round-limit", "round_limit": 1}
 def fast_risk_event(staff, name: str = "Cup", **settings):
     defaults = {"play": "fast_risk", "options": ONE_ROUND, "time_control": "untimed",
                 "days": None, "ai_level": "easy"}  # fmt: skip
-    return setup.tournament_create(actor=staff, name=name, **{**defaults, **settings})
+    return setup.tournament_create(
+        actor=staff, settings=TournamentSettings(name=name, **{**defaults, **settings})
+    )
 
 
 def chess_event(staff, name: str = "IA&ACF 1995", **settings):
     defaults = {"play": "room", "format": "round_robin", "room_system": "axis_allies",
                 "room_rules": "chess", "room_edition": "classic", "days_per_turn": 7}  # fmt: skip
-    return setup.tournament_create(actor=staff, name=name, **{**defaults, **settings})
+    return setup.tournament_create(
+        actor=staff, settings=TournamentSettings(name=name, **{**defaults, **settings})
+    )
 
 
 def enter(players, tournament, *, bots: bool = False, staff=None):
@@ -317,7 +322,10 @@ def test_every_staff_action_is_refused_to_a_player_and_writes_nothing(staff, db)
     before = TournamentAction.objects.count()
     calls = [
         lambda: setup.tournament_create(
-            actor=player, name="Mine", play="room", format="swiss", room_system="wif"
+            actor=player,
+            settings=TournamentSettings(
+                name="Mine", play="room", format="swiss", room_system="wif"
+            ),
         ),
         lambda: setup.tournament_start(actor=player, tournament_id=event.pk),
         lambda: setup.tournament_cancel(actor=player, tournament_id=event.pk),

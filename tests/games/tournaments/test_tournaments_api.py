@@ -22,6 +22,7 @@ from games.models import (
     TournamentTable,
 )
 from games.tournaments import results, setup
+from games.tournaments.settings import TournamentSettings
 from tests.games.conftest import client_for, make_user
 
 #: A&A Chess rooms, 1 v 1, everyone meets everyone (the classic box's units).
@@ -46,7 +47,9 @@ def dave(db):
 
 def chess_cup(staff, players, **extra: Any) -> Tournament:
     """A registered room round robin (created by the services: these tests are the API's)."""
-    tournament = setup.tournament_create(actor=staff, **{**CHESS_CUP, **extra})
+    tournament = setup.tournament_create(
+        actor=staff, settings=TournamentSettings(**{**CHESS_CUP, **extra})
+    )
     for player in players:
         setup.register(tournament_id=tournament.pk, user=player)
     return tournament
@@ -108,7 +111,7 @@ def _remove(staff, players) -> tuple[str, dict[str, Any]]:
 
 
 def _stand_in(staff, players) -> tuple[str, dict[str, Any]]:
-    tournament = setup.tournament_create(actor=staff, **TABLES_CUP)
+    tournament = setup.tournament_create(actor=staff, settings=TournamentSettings(**TABLES_CUP))
     setup.register(tournament_id=tournament.pk, user=players[1])
     return f"/api/tournaments/{tournament.pk}/entrants/bob/stand-in", {"on": True}
 
@@ -387,7 +390,7 @@ def test_a_result_is_checked_against_the_table(staff, alice, bob):
 
 
 def test_staff_remove_an_entrant_stand_a_bot_in_and_cancel(staff, alice, bob):
-    tables = setup.tournament_create(actor=staff, **TABLES_CUP)
+    tables = setup.tournament_create(actor=staff, settings=TournamentSettings(**TABLES_CUP))
     for player in (alice, bob):
         setup.register(tournament_id=tables.pk, user=player)
     referee = client_for(staff)

@@ -10,6 +10,7 @@ from django.db import connection
 from games.models import TournamentAction, TournamentRound, TournamentTable
 from games.rooms import journal
 from games.tournaments import results, setup
+from games.tournaments.settings import TournamentSettings
 from tests.games.conftest import make_user
 from tests.games.rooms.test_rooms_numbering_postgres import together
 
@@ -22,8 +23,8 @@ def test_a_round_whose_rooms_all_end_at_once_pairs_the_next_round_once():
     assert connection.vendor == "postgresql"
     staff = make_user("referee", is_staff=True)
     players = [make_user(f"p{i}") for i in range(PLAYERS)]
-    event = setup.tournament_create(actor=staff, name="Race", play="room", format="swiss",
-                                    rounds=3, room_system="wif")  # fmt: skip
+    event = setup.tournament_create(actor=staff, settings=TournamentSettings(
+        name="Race", play="room", format="swiss", rounds=3, room_system="wif"))  # fmt: skip
     for p in players:
         setup.register(tournament_id=event.pk, user=p)
     setup.tournament_start(actor=staff, tournament_id=event.pk)
@@ -70,8 +71,8 @@ def test_staff_creating_the_same_name_at_once_get_one_event_and_409s():
 
         def create(index: int, name: str = name, outcomes: list[str] = outcomes) -> None:
             try:
-                setup.tournament_create(actor=staff[index], name=name, play="room",
-                                        format="swiss", room_system="wif")  # fmt: skip
+                setup.tournament_create(actor=staff[index], settings=TournamentSettings(
+                    name=name, play="room", format="swiss", room_system="wif"))  # fmt: skip
                 outcomes.append("created")
             except ConflictError as exc:  # the check, or the unique index when both passed
                 outcomes.append(exc.code)
