@@ -1,4 +1,4 @@
-"""The tournaments' pages (issue 19): ``/tournaments``, ``/tournaments/<id>`` and
+"""The tournaments' pages: ``/tournaments``, ``/tournaments/<id>`` and
 ``/tournaments/new``, rendered on the server from ``games.tournaments.reading``.
 
 Unlike the game pages these read the database: everything a tournament shows is public

@@ -1,4 +1,4 @@
-"""Room journals by mail: a reply to a room's mail posted as that side (issue 18: "Room
+"""Room journals by mail: a reply to a room's mail posted as that side ("Room
 journals accept moves and battle requests by mail the same way").
 
 ``games.mail.intake.receive_mail`` stays the one entry service (webhook and

@@ -1,4 +1,4 @@
-"""Tournaments (issue 19 section 2): staff run them, players register, rounds pair themselves.
+"""Tournaments: staff run them, players register, rounds pair themselves.
 
 ``setup`` creates events and handles entries, withdrawals, removals and the start; ``pairing``
 pairs a round into games or rooms; ``results`` records each game's or room's result, lets staff

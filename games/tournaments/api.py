@@ -1,4 +1,4 @@
-"""Tournaments under ``/api/tournaments`` (issue 19): parse, call a service in
+"""Tournaments under ``/api/tournaments``: parse, call a service in
 ``games.tournaments``, serialise.
 
 Tournaments are public: anyone, signed in or not, reads the list and a tournament's entrants,
