@@ -1,5 +1,11 @@
 # The two set-up commands (README): `make run` serves, `make test` runs the whole suite.
-.PHONY: run test test-quick lint bench bench-load screenshots
+
+# numba wraps its compiles in colorama's init/deinit when colorama is installed (the docs
+# extra brings it), and deinit puts back the sys.stdout it saw at init: a kernel compiled in the
+# start-up warm-up thread could swap the stdout another thread had just redirected (a doctest's,
+# a test's capture). Without the highlighting numba never touches sys.stdout.
+export NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING := 1
+.PHONY: run test test-quick lint bench bench-load screenshots docs docs-build
 
 run:
 	@scripts/bootstrap.sh
@@ -32,8 +38,8 @@ bench:
 	@.venv/bin/python bench/pairing.py
 	@.venv/bin/python bench/ai_strength.py --games 100 --seed 1 --round-cap 40 --jobs 2
 
-# The load benchmark of issue 7 (not part of `make bench`: it needs PostgreSQL and Redis running,
-# and takes a few minutes). Starts the stack itself: migrate, N daphne workers, a Celery worker;
+# The load benchmark: many concurrent games on the full stack (not part of `make bench`: it
+# needs PostgreSQL and Redis running, and takes a few minutes). Starts the stack itself: migrate, N daphne workers, a Celery worker;
 # plays K concurrent 6-seat games with bot clients over websockets and HTTP; runs pgbench for scale.
 # Arguments go through LOAD_ARGS, e.g. `make bench-load LOAD_ARGS="--games 10 --seconds 30"`;
 # `.venv/bin/python bench/load.py --help` lists them.
@@ -48,3 +54,14 @@ bench-load:
 screenshots:
 	@scripts/bootstrap.sh test
 	@.venv/bin/python scripts/screenshots.py $(SHOTS_ARGS)
+
+# The documentation site (docs/, mkdocs.yml: MkDocs with the Material theme), served offline at
+# http://127.0.0.1:8001 with live reload. `docs-build` builds it into site/ with --strict, so a
+# broken link or a page missing from the navigation fails (tests/docs runs the same build).
+docs:
+	@scripts/bootstrap.sh docs
+	@NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs serve -a 127.0.0.1:8001
+
+docs-build:
+	@scripts/bootstrap.sh docs
+	@NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict

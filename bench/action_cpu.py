@@ -1,7 +1,7 @@
 """Benchmark: CPU of one action through the service layer, in one process, without the web.
 
 Plays a 6-seat game (every seat a person, each decision picked by the random legal player) by
-calling ``submissions.action_submit`` as both transports do, with real transactions on
+calling ``submit.action_submit`` as both transports do, with real transactions on
 PostgreSQL and the after-commit work running (pushes built for every seat and the spectators
 and sent over the in-memory channel layer, to nobody). Prints the process CPU per action spent
 inside ``action_submit`` in three modes: the whole after-commit work; the pushes' messages
@@ -48,21 +48,21 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from games.services import broadcast
+    from games.play import push
 
-    real_send, real_push = broadcast._send_all, broadcast.action_committed
+    real_send, real_push = push._send_all, push.action_committed
 
     async def not_sent(messages: object) -> None:
         return None
 
     def sent() -> None:
-        broadcast._send_all, broadcast.action_committed = real_send, real_push
+        push._send_all, push.action_committed = real_send, real_push
 
     def built() -> None:
-        broadcast._send_all, broadcast.action_committed = not_sent, real_push
+        push._send_all, push.action_committed = not_sent, real_push
 
     def none() -> None:
-        broadcast._send_all, broadcast.action_committed = real_send, lambda committed: None
+        push._send_all, push.action_committed = real_send, lambda committed: None
 
     try:
         spent = _measure(args.actions, [sent, built, none])
@@ -81,8 +81,9 @@ def _measure(actions: int, modes: list) -> list[float]:
     (so each sees the same stages of it: states grow as a game goes on)."""
     from django.contrib.auth import get_user_model
 
-    from config.exceptions import ApplicationError
-    from games.services import lobby, selectors, submissions
+    from games.play import lobby, submit
+    from games.play.reads import fetch
+    from games.web.exceptions import ApplicationError
     from risk.rules import pending_decisions
     from risk.rules.bots import RandomBot, decide
 
@@ -98,15 +99,15 @@ def _measure(actions: int, modes: list) -> list[float]:
     spent = [0.0] * len(modes)
 
     def step() -> float:
-        current = selectors.game_get(game.pk)
-        state = selectors.game_state(current)
+        current = fetch.game_get(game.pk)
+        state = fetch.game_state(current)
         player = pending_decisions(state)[0].player
         for _ in range(20):
             action = decide(RandomBot(rng), state, player).to_dict()
             action.pop("player")
             started = time.process_time()
             try:
-                submissions.action_submit(
+                submit.action_submit(
                     game_id=game.pk, user=by_name[player], action=action,
                     expected_version=current.version,
                 )  # fmt: skip

@@ -2,7 +2,7 @@
 
 Each line resolves 10,000 attacks with seeded dice and prints the rate. The attack and defence
 factors run through 15,000 combinations, so no attack repeats and the per-battle caches do not
-answer; a turn's situation (weather, morale) does repeat, as in play. The issue's bar is 10,000 a
+answer; a turn's situation (weather, morale) does repeat, as in play. The goal is 10,000 a
 second or more.
 
     .venv/bin/python bench/crt_resolutions.py

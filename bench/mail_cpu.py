@@ -3,7 +3,7 @@
 For each shape that stopped the intake or cost seconds (400 nested ``multipart/mixed`` parts,
 60,000 ``To:`` addresses, 8,000 parts, a ``From`` that makes the email package's header parser
 recurse, 20 lines of ``On On On ...``) and an ordinary Gmail reply: the CPU seconds (process
-time, best of 3) of the limits check on the raw bytes (``games.mail.limits.refusal``), of
+time, best of 3) of the limits check on the raw bytes (``games.mail.core.limits.refusal``), of
 reading the mail (``reading.read_mail`` + ``reply_text``, for the mails within the limits), and
 of the reply cutter alone on the text shapes. The service's own database work comes on top (a
 row and, maybe, an answer mail: milliseconds). Asserts nothing; rows over 0.2 s are flagged.
@@ -23,7 +23,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # this checkout's games and tests packages
 
-from games.mail import limits, reading  # noqa: E402
+from games.mail.core import limits, reading  # noqa: E402
 from tests.games import mail_shapes  # noqa: E402
 
 TO = "moves+1.0.1.0123456789abcdef0123@warboard.example.org"

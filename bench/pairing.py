@@ -1,4 +1,4 @@
-"""Benchmark: the slowest round pairing per format and field size (issue 19's formats).
+"""Benchmark: the slowest round pairing per format and field size (each tournament format).
 
 A tournament's round is paired while its row is locked, inside the request or result task that
 completed the last round, so a round's pairing must stay short; ``MAX_FIELD`` in

@@ -3,7 +3,7 @@
 Prints: actions applied per second in random play (apply alone, and with ``sample_action``), the
 median and 90th-percentile time of ``apply`` and of ``view_for``, the median time of one whole
 random 6-player game (world domination ends it: see tests/risk/test_random_play.py), and the
-time to save and load a game's state row (``games.services.snapshots``: one UPDATE of the JSON,
+time to save and load a game's state row (``games.play.snapshots``: one UPDATE of the JSON,
 one SELECT and ``from_dict``) per action on SQLite and on PostgreSQL (each in a child process
 with its own DATABASE_URL; PostgreSQL is skipped with a note when it does not answer). Asserts
 nothing.
@@ -110,7 +110,7 @@ def snapshot_rows(label: str, url: str) -> None:
     from django.db import transaction
 
     from games.models import Game
-    from games.services import snapshots
+    from games.play import snapshots
 
     call_command("migrate", verbosity=0)
     creator, _ = get_user_model().objects.get_or_create(username="bench-snapshots")

@@ -1,9 +1,9 @@
-"""Benchmark: repeat meetings of ``seat_tables`` against random seating (issue 19's bound).
+"""Benchmark: repeat meetings of ``seat_tables`` against random seating (its goal: a third).
 
 For each event size (players x rounds, tables of 3-6), every round is seated from the earlier
 tables by ``games.competition.seat_tables`` (default seed) and, as the baseline, by random
 seating with the same table sizes averaged over ``SEEDS`` seeds. A repeat meeting is a pair at
-one table who already met in an earlier round. The issue asks for at most a third of the random
+one table who already met in an earlier round. The goal is at most a third of the random
 repeats at 30 players x 6 rounds: the ratio random / seat_tables must be 3 or more. Also printed:
 the counting lower bound (meetings seated minus distinct pairs: no seating can do better),
 seat_tables with its other seeds 1-19 (its search is seeded: min / mean / max repeats and the

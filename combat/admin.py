@@ -3,7 +3,9 @@
 The rows are read-only: closing a battle (which reveals its seed) is for whoever asked for it,
 through the API. The seed is shown only once the battle is closed (``revealed_seed``), and, as
 a ``SecretSafeAdmin``, the changelist accepts only its declared filter as a URL lookup and never
-one on the seed, so a crafted ``?seed__startswith=`` cannot test guesses against it (issue 15).
+one on the seed, so a crafted ``?seed__startswith=`` cannot test guesses against it (a filter
+that answered a right guess differently from a wrong one would leak the seed a character at a
+time).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from combat.models import AABattle
-from config.admin_secrets import ReadOnly, SecretSafeAdmin
+from games.web.admin_secrets import ReadOnly, SecretSafeAdmin
 
 SECRET = "secret until the battle is closed"
 

@@ -1,7 +1,8 @@
 """The error every combat resolver raises for bad input: it names the field and the allowed values.
 
 A ValueError subclass so callers can catch it as the standard "bad value" error; the HTTP layer
-(config.exceptions) turns it into a 400 whose body carries ``field``, ``message`` and ``allowed``.
+(games.web.exceptions) turns it into a 400 whose body carries ``field``, ``message`` and
+``allowed``.
 """
 
 from __future__ import annotations

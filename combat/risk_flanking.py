@@ -3,7 +3,7 @@
 Why compiled: a flanking battle's states are (armies in each flank, defenders, whose turn,
 captures so far, a flank sunk). [20, 20, 20] v 40 reaches about 400,000 of them and 1.8 million
 roll successors. Walked as numpy layers (numbered states merged with ``np.unique``) that took
-150-210 ms, where the issue asks for 13 ms: numpy spends about 87 ns a successor, most of it
+150-210 ms, where the goal is 13 ms: numpy spends about 87 ns a successor, most of it
 sorting to merge duplicates. A hash table in compiled code was no better (random access into a
 100 MB table). This walk keeps the states in dense arrays, so that a state's successors (which
 differ only in the rolling flank and the defenders) lie close together in memory.

@@ -7,7 +7,7 @@ from typing import Any
 
 from combat import dice
 from combat.models import AABattle
-from config.exceptions import NotFoundError
+from games.web.exceptions import NotFoundError
 
 #: Where a player finds the procedure to recompute the rolls by hand.
 VERIFY_PROCEDURE = (

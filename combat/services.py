@@ -22,7 +22,7 @@ from combat.axis_allies import fight
 from combat.dice import SeededDice, new_seed
 from combat.models import AABattle
 from combat.selectors import parse_battle_id
-from config.exceptions import ForbiddenError, NotFoundError
+from games.web.exceptions import ForbiddenError, NotFoundError
 
 #: The optional arguments of ``fight`` a stored request may carry, passed through by name.
 FIGHT_OPTIONS = (

@@ -3,7 +3,7 @@
 ``AllowedHostsOriginValidator`` refuses a websocket whose ``Origin`` is not in ALLOWED_HOSTS
 (cross-site websocket hijacking), and ``TokenAuthMiddlewareStack`` gives consumers
 ``scope["user"]`` from the same session cookie the web pages use or, for scripts and bots, from
-an API token in the query string (``?token=<key>``, ``games.socket_auth``).
+an API token in the query string (``?token=<key>``, ``games.accounts.socket_auth``).
 """
 
 import os
@@ -20,9 +20,9 @@ from django.conf import settings  # noqa: E402
 
 from config.outages import SocketBackendGuard  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.web_errors import BodyLimit  # noqa: E402
-from games.services import deadlines  # noqa: E402
-from games.socket_auth import TokenAuthMiddlewareStack  # noqa: E402
+from games import sweeper  # noqa: E402
+from games.accounts.socket_auth import TokenAuthMiddlewareStack  # noqa: E402
+from games.web.web_errors import BodyLimit  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -35,6 +35,6 @@ application = ProtocolTypeRouter(
 
 # The embedded default has no Celery beat: the server process runs the deadline sweep on a
 # daemon thread instead. Only a real server (daphne, runserver) starts it; tests import this
-# module too and must not get a background thread (games.services.deadlines.server_process).
-if settings.WARBOARD_EMBEDDED_TASKS and deadlines.server_process():
-    deadlines.sweeper_start()
+# module too and must not get a background thread (games.sweeper.server_process).
+if settings.WARBOARD_EMBEDDED_TASKS and sweeper.server_process():
+    sweeper.sweeper_start()

@@ -21,6 +21,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from celery import Celery, Task
+from django.conf import settings
+from django.db import close_old_connections
 
 from config import redis_broker
 
@@ -37,8 +39,6 @@ def _embedded_executor() -> ThreadPoolExecutor:
     global _executor
     with _executor_lock:
         if _executor is None:
-            from django.conf import settings
-
             _executor = ThreadPoolExecutor(
                 max_workers=settings.WARBOARD_EMBEDDED_TASK_THREADS,
                 thread_name_prefix="warboard-task",
@@ -72,8 +72,6 @@ class WarboardTask(Task):
     """Base class of every task: dispatches to the embedded pool when there is no broker."""
 
     def apply_async(self, args=None, kwargs=None, task_id=None, **options):  # type: ignore[override]
-        from django.conf import settings
-
         if getattr(settings, "WARBOARD_TASKS_INLINE", False):
             return _inline(self, args, kwargs, task_id, options)
         if not getattr(settings, "WARBOARD_EMBEDDED_TASKS", False):
@@ -161,8 +159,6 @@ def _submitter(task: Task, args: tuple, kwargs: dict, task_id: str, future: Futu
     """A callable that runs ``task`` on the pool and settles ``future`` with its EagerResult."""
 
     def run() -> None:
-        from django.db import close_old_connections
-
         close_old_connections()
         try:
             # apply() logs and stores the task's own exception in the EagerResult, as a worker
@@ -192,8 +188,6 @@ def _beat_schedule(sender: Celery, **kwargs: Any) -> None:
     """``celery -A config beat`` (one per deployment) runs the deadline sweep, the backstop for
     reminder and expiry tasks a worker lost. Set here, after the Django settings are loaded,
     because the interval is one of them (``DEADLINE_SWEEP_SECONDS``)."""
-    from django.conf import settings
-
     seconds = settings.DEADLINE_SWEEP_SECONDS
     sender.conf.beat_schedule = {
         **(sender.conf.beat_schedule or {}),
@@ -204,7 +198,7 @@ def _beat_schedule(sender: Celery, **kwargs: Any) -> None:
             # them pile up in the broker while the workers are down.
             "options": {"expires": float(seconds)},
         },
-        # Rooms' clocks (games.services.rooms.clock): days-long turns, checked on the same beat.
+        # Rooms' clocks (games.rooms.clock): days-long turns, checked on the same beat.
         "games.sweep_rooms": {
             "task": "games.sweep_rooms",
             "schedule": float(seconds),

@@ -8,6 +8,10 @@ the settings module. No Django import here: these run before Django is configure
 
 from __future__ import annotations
 
+import contextlib
+import os
+import secrets
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -49,7 +53,7 @@ def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
         # each connection is tested as it is handed out (one round trip) and a dead one
         # replaced. Without it a connection the server dropped (a restart,
         # ``pg_terminate_backend``, a failover) failed the request that got it, and the next
-        # ones, until every dead connection in the pool had been tried (issue 15).
+        # ones, until every dead connection in the pool had been tried.
         config["CONN_HEALTH_CHECKS"] = True
         return config
     return {
@@ -89,7 +93,7 @@ def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
     The in-memory layer only reaches consumers in the same process, which is exactly the
     embedded default's single daphne process; scaling out needs Redis.
 
-    Why ``RedisPubSubChannelLayer`` and not ``RedisChannelLayer`` (issue 14: at most 20 Redis
+    Why ``RedisPubSubChannelLayer`` and not ``RedisChannelLayer`` (at most 20 Redis
     commands per action in a 6-seat game): the queue layer stores groups in sorted sets and
     messages in per-process queues, so each ``group_send`` cost a ZREMRANGEBYSCORE, a ZRANGE
     and a Lua script writing every member's queue (ZADD, EXPIRE inside), and every receiving
@@ -104,7 +108,7 @@ def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
     published (nothing is queued) and the capacity setting (nothing is queued, so no message is
     dropped for a full queue either). Neither matters here: a socket subscribes before it reads
     the state it starts from, and a push it misses all the same is recovered by the consumer's
-    gap handling (``games.consumers``: a fresh ``state``).
+    gap handling (``games.play.sockets.consumers``: a fresh ``state``).
     """
     url = redis_url(env)
     if url is None:
@@ -158,7 +162,7 @@ def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
             # CHANNEL_LAYER_PREFIX keeps their channels apart.
             "KEY_PREFIX": env.get("CACHE_KEY_PREFIX", "warboard"),
             # An unreachable Redis fails a throttle's read in seconds, not minutes (the
-            # throttles then let the request through: config.throttles).
+            # throttles then let the request through: games.web.throttles).
             "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
         }
     }
@@ -172,11 +176,6 @@ def load_or_create_secret_key(path: Path) -> str:
     place: the link either succeeds whole or fails because another process got there first, so a
     process starting at the same moment never reads a half-written key.
     """
-    import contextlib
-    import os
-    import secrets
-    import tempfile
-
     if path.exists():
         return path.read_text().strip()
     path.parent.mkdir(parents=True, exist_ok=True)

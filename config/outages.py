@@ -27,7 +27,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from config.exceptions import error_body
+from games.web.exceptions import error_body
 
 logger = logging.getLogger("warboard.outages")
 

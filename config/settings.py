@@ -58,12 +58,12 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.web_errors.ErrorIdMiddleware",
+    "games.web.web_errors.ErrorIdMiddleware",
     # Last: the first to see a view's exception; a database or Redis outage is a 503, not a 500.
     "config.outages.BackendUnavailableMiddleware",
 ]
 #: The largest request body the server reads (bytes); larger ones get a 413 before they are
-#: read (``config.web_errors.BodyLimit``). Actions and lobby requests are a few hundred bytes.
+#: read (``games.web.web_errors.BodyLimit``). Actions and lobby requests are a few hundred bytes.
 MAX_REQUEST_BODY = env.int("MAX_REQUEST_BODY", default=1024 * 1024)
 
 ROOT_URLCONF = "config.urls"
@@ -115,7 +115,7 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }  # fmt: skip
 CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-task leaves it for another worker
 # ... also when the pool child is killed (SIGKILL, out of memory): without this Celery
-# acknowledges such a task as failed and nobody runs it again (issue 15).
+# acknowledges such a task as failed and nobody runs it again.
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # A task taken by a worker that vanished goes back to the queue after this long (Redis
 # broker); the default hour left a game waiting on a bot for an hour. Longer than any task.
@@ -128,7 +128,7 @@ CELERY_TIMEZONE = "UTC"
 # embedded server's sweeper thread. It only backs up the per-deadline tasks, so a minute is fine.
 DEADLINE_SWEEP_SECONDS = env.int("DEADLINE_SWEEP_SECONDS", default=60)
 # A game waiting this long on a bot with no step taken has lost its driver's task (a broker
-# outage, a killed worker): the sweep queues it again (games.services.deadlines).
+# outage, a killed worker): the sweep queues it again (games.play.deadlines).
 GAME_STALLED_SECONDS = env.int("GAME_STALLED_SECONDS", default=60)
 # The pause between two moves of the AI (bots, allied armies, timed-out players) in a game
 # that does not choose its own (Game.ai_delay_ms): people can follow the moves as they come.
@@ -169,8 +169,8 @@ WHITENOISE_MANIFEST_STRICT = False
 
 # --- API ------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
-    # drf-spectacular's, plus the answers every view shares (401, 413, 415, 429; config.schema).
-    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
+    # drf-spectacular's, plus the answers every view shares (401, 413, 415, 429; games.web.schema).
+    "DEFAULT_SCHEMA_CLASS": "games.web.schema.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: DRF answers 401 with a ``WWW-Authenticate: Token`` challenge only when
         # the first class offers one, so a bad or missing token is a 401, as documented (issue
@@ -180,14 +180,14 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # One error shape for every 4xx: {"error": code, "message", "field", "allowed", ...}.
-    "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
+    "EXCEPTION_HANDLER": "games.web.exceptions.api_exception_handler",
     "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.JSONParser",
+        "games.web.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    # Scoped throttles (games.api): login and registration guess passwords, actions hit the
-    # game row lock. Counted in the cache (Redis when REDIS_URL is set, so across processes).
+    # Scoped throttles (games.common.throttles): login and registration guess passwords, actions hit
+    # the game row lock. Counted in the cache (Redis when REDIS_URL is set, so across processes).
     # Hops of trusted proxies in X-Forwarded-For (the throttles' client address): 0 means the
     # header is ignored (direct clients could forge it); behind the TLS load balancer, 1.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=1 if env.bool("HTTPS", default=False) else 0),
@@ -196,13 +196,13 @@ REST_FRAMEWORK = {
         "register": env.str("THROTTLE_REGISTER", default="10/hour"),
         "actions": env.str("THROTTLE_ACTIONS", default="120/min"),
         "hint": env.str("THROTTLE_HINT", default="30/min"),
-        # Correspondence room writes (games.api.rooms): each locks the room's row.
+        # Correspondence room writes (games.rooms.api): each locks the room's row.
         "rooms": env.str("THROTTLE_ROOMS", default="60/min"),
-        # Tournament writes (games.api.tournaments): each locks the tournament's row.
+        # Tournament writes (games.tournaments.api): each locks the tournament's row.
         "tournaments": env.str("THROTTLE_TOURNAMENTS", default="60/min"),
         # Anonymous use of the combat calculators (combat.api.limits), per client address.
         "calculator": env.str("THROTTLE_CALCULATOR", default="60/min"),
-        # Anonymous readers of finished games' replays (games.api.throttles), per address.
+        # Anonymous readers of finished games' replays (games.common.throttles), per address.
         "replays": env.str("THROTTLE_REPLAYS", default="30/min"),
     },
 }
@@ -212,9 +212,9 @@ COMBAT_MAX_STATES = env.int("COMBAT_MAX_STATES", default=20_000_000)
 COMBAT_SECONDS = env.float("COMBAT_SECONDS", default=0.8)
 COMBAT_CONCURRENCY = env.int("COMBAT_CONCURRENCY", default=2)
 # Anonymous /ws/lobby/ sockets open at once per client address, per process
-# (games.lobby_consumer).
+# (games.play.sockets.lobby_consumer).
 LOBBY_SOCKETS_PER_ADDRESS = env.int("LOBBY_SOCKETS_PER_ADDRESS", default=20)
-# Room battles (games.services.rooms.battle_work): the most solver work one battle may be
+# Room battles (games.rooms.battle_work): the most solver work one battle may be
 # priced at (seconds of work as combat.battle_notation.price counts it; 500 v 500 infantry is
 # 3.5), the price up to which a battle is small (its own lane, never behind a big one), the
 # slots of each lane per process, and each player's budget of priced work per window.
@@ -238,17 +238,17 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "AABattleResultEnum": "combat.axis_allies.reports.RESULTS",
         "AAUnitEnum": "combat.api.serializers.UNIT_NAMES",
-        "RatingKindEnum": "games.services.rating_board.KINDS",
-        "StatusEnum": "games.api.game_schema.GAME_STATUSES",
-        "SystemEnum": "games.api.tournaments.ROOM_SYSTEMS",
-        "TournamentPlayEnum": "games.api.tournaments.PLAYS",
-        "TournamentStatusEnum": "games.api.tournaments.STATUSES",
-        "EntrantStatusEnum": "games.api.tournaments.ENTRANT_STATUSES",
+        "RatingKindEnum": "games.ratings.board.KINDS",
+        "StatusEnum": "games.play.api.game_schema.GAME_STATUSES",
+        "SystemEnum": "games.tournaments.api.ROOM_SYSTEMS",
+        "TournamentPlayEnum": "games.tournaments.api.PLAYS",
+        "TournamentStatusEnum": "games.tournaments.api.STATUSES",
+        "EntrantStatusEnum": "games.tournaments.api.ENTRANT_STATUSES",
     },
-    # The schema states what the server accepts (issue 15): bodies are documented as JSON only
+    # The schema states what the server accepts: bodies are documented as JSON only
     # (a form body cannot carry the nested objects: options, an action), and a string that may
     # not be blank has minLength 1.
-    "PARSER_WHITELIST": ["config.parsers.JSONParser", "rest_framework.parsers.JSONParser"],
+    "PARSER_WHITELIST": ["games.web.parsers.JSONParser", "rest_framework.parsers.JSONParser"],
     "ENFORCE_NON_BLANK_FIELDS": True,
     # /api/docs/ loads Swagger UI from this server's static files, never a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -269,7 +269,7 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="warboard@localhost")
 # Where players open the site; emails link to {SITE_URL}/games/<id>.
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 
-# --- Moves by email (issue 18) -----------------------------------------------------------------
+# --- Moves by email ------------------------------------------------------------------------------
 # "Your turn" mail carries a signed Reply-To at this domain (moves+<game>.<seat>.<turn>.<sig>@...);
 # the domain's inbound mail must reach the anymail webhook or the mailbox `fetch_mail` reads.
 # Default: the domain of DEFAULT_FROM_EMAIL.

@@ -1,20 +1,23 @@
-"""The form of ``/tournaments/new``: it parses what a browser sends into the keyword arguments
-of ``games.services.tournaments.setup.tournament_create``; the service checks every setting.
+"""The form of ``/tournaments/new``: its fields are generated from the one description of a
+tournament's settings (``games.tournaments.settings``), and it hands the service a
+``TournamentSettings``.
 
-The form only turns text into types (numbers, dates, lists) and offers the closed choices; it
-does not repeat the service's rules, so a refusal comes from one place and is shown next to the
-field the service names (``FIELD_OF`` maps its names onto the form's).
+The form only turns text into types (numbers, dates, lists) and offers the closed choices, with
+the limits, labels and initial values the settings state; it does not repeat the service's
+rules, so a refusal comes from one place and is shown next to the field the service names
+(``FIELD_OF`` maps its names onto the form's).
 """
 
 from __future__ import annotations
 
+from dataclasses import MISSING
 from typing import Any
 
 from django import forms
 
-from combat.axis_allies.editions import available_editions
-from config.exceptions import ApplicationError
-from games.models import AI_LEVELS, Game, Room, Tournament
+from games.tournaments import settings
+from games.tournaments.settings import Kind, Setting, TournamentSettings
+from games.web.exceptions import ApplicationError
 from risk.rules.state import WIN_CONDITIONS
 
 #: The service's field names that the form calls differently.
@@ -26,132 +29,98 @@ FIELD_OF = {
     "edition": "room_edition",
     "sides": "room_sides",
 }
-#: A&A rules a room tournament offers (``games.services.rooms.setup.RULES``).
-ROOM_RULES = [
-    ("", "(A&A only) dice"),
-    ("dice", "Dice"),
-    ("lowluck", "Low Luck"),
-    ("chess", "A&A Chess"),
-]
-#: The form's fieldsets: (legend, field names).
-GROUPS = (
-    ("The event", ("name", "description", "play", "format", "rated")),
-    ("Fast Risk games", ("win", "round_limit", "time_control", "minutes", "days", "ai_level")),
-    (
-        "Correspondence rooms",
-        ("room_system", "room_rules", "room_edition", "room_sides", "days_per_turn"),
-    ),
-    (
-        "Entries and rounds",
-        (
-            "registration_opens",
-            "registration_closes",
-            "min_entrants",
-            "max_entrants",
-            "rounds",
-            "table_min",
-            "table_max",
-            "place_points",
-            "late_entry_rounds",
-            "auto_pair",
-        ),
-    ),
-)
+#: The settings of the event itself, shown first; the others are grouped by the play they
+#: apply to, then the entries and rounds.
+EVENT = ("name", "description", "play", "format", "rated")
+#: The form's own fields for the Fast Risk rules options (``options``): the two a tournament
+#: sets; the games take the other options at their defaults.
+OPTION_FIELDS = ("win", "round_limit")
 #: A plain text input: a browser's date-time picker takes a Tab per part and shows its focus
 #: inside its parts, which the site's keyboard checks cannot see.
 DATETIME = forms.DateTimeInput(format="%Y-%m-%d %H:%M", attrs={"placeholder": "YYYY-MM-DD HH:MM"})
+#: Settings typed on several lines.
+TEXTAREA_ROWS = {"description": 3, "room_sides": 2}
 
 
-def _number(low: int, high: int, **kwargs: Any) -> forms.IntegerField:
-    return forms.IntegerField(min_value=low, max_value=high, **kwargs)
+def _names(name: str) -> tuple[str, ...]:
+    """The form's field names for a setting (the options are two fields)."""
+    return OPTION_FIELDS if settings.SETTINGS[name].kind == Kind.OPTIONS else (name,)
+
+
+def _group(play: str | None) -> tuple[str, ...]:
+    return tuple(
+        field
+        for name, setting in settings.SETTINGS.items()
+        if setting.play == play and name not in EVENT
+        for field in _names(name)
+    )
+
+
+#: The form's fieldsets: (legend, field names).
+GROUPS = (
+    ("The event", EVENT),
+    ("Fast Risk games", _group(settings.FAST_RISK)),
+    ("Correspondence rooms", _group(settings.ROOM)),
+    ("Entries and rounds", _group(None)),
+)
+
+
+def form_field(name: str, setting: Setting) -> forms.Field:
+    """The form field of one setting, from its metadata: its limits, label and initial value."""
+    given = settings.default(name)
+    initial = setting.suggested if given is None else given
+    common: dict[str, Any] = {"label": setting.label}
+    if given is not MISSING and initial not in ("", None):
+        common["initial"] = initial
+    # A setting with a default may be left empty, except those whose empty value is no value
+    # (a whole number, a closed choice without a blank one).
+    optional = given is not MISSING and (
+        setting.null or given == "" or setting.kind == Kind.BOOLEAN
+    )
+    common["required"] = not optional
+    kind = setting.kind
+    if kind == Kind.CHOICE:
+        return forms.ChoiceField(choices=list(setting.choices), **common)
+    if kind == Kind.INTEGER:
+        return forms.IntegerField(min_value=setting.low, max_value=setting.high, **common)
+    if kind == Kind.BOOLEAN:
+        return forms.BooleanField(**common)
+    if kind == Kind.DATETIME:
+        return forms.DateTimeField(widget=DATETIME, **common)
+    rows = TEXTAREA_ROWS.get(name)
+    widget = forms.Textarea(attrs={"rows": rows}) if rows else None
+    if kind == Kind.TEXT:
+        return forms.CharField(max_length=setting.max_length, widget=widget, **common)
+    return forms.CharField(widget=widget, **common)  # a list, read by its clean_ method
+
+
+def _option_fields() -> dict[str, forms.Field]:
+    return {
+        "win": forms.ChoiceField(choices=[(w, w.replace("-", " ")) for w in WIN_CONDITIONS]),
+        "round_limit": forms.IntegerField(
+            min_value=1, max_value=1000, required=False, label="Round limit (for “round limit”)"
+        ),
+    }
+
+
+def form_fields(table: dict[str, Setting] | None = None) -> dict[str, forms.Field]:
+    """Every field of the form, generated from ``table`` (``settings.SETTINGS``; a test passes
+    a changed one to see the fields follow)."""
+    table = settings.SETTINGS if table is None else table
+    fields: dict[str, forms.Field] = {}
+    for name, setting in table.items():
+        fields.update(_option_fields() if setting.kind == Kind.OPTIONS else
+                      {name: form_field(name, setting)})  # fmt: skip
+    return fields
 
 
 class TournamentForm(forms.Form):
-    """Every setting of ``tournament_create``; the Fast Risk ones apply to ``play=fast_risk``,
+    """Every setting of ``TournamentSettings``; the Fast Risk ones apply to ``play=fast_risk``,
     the room ones to ``play=room`` (the other group is ignored, as the service ignores it)."""
 
-    name = forms.CharField(max_length=80)
-    description = forms.CharField(
-        required=False, max_length=4000, widget=forms.Textarea(attrs={"rows": 3})
-    )
-    play = forms.ChoiceField(
-        choices=[
-            ("fast_risk", "Fast Risk games"),
-            ("room", "Correspondence rooms (A&A, WiF, France 1944)"),
-        ]
-    )
-    format = forms.ChoiceField(
-        choices=[
-            ("round_robin", "Round robin (1 v 1)"),
-            ("swiss", "Swiss (1 v 1)"),
-            ("knockout", "Knockout (1 v 1)"),
-            ("tables", "Multiplayer tables (Fast Risk, 3-6)"),
-        ]
-    )
-    # Fast Risk games, as the lobby's create form offers them.
-    win = forms.ChoiceField(choices=[(w, w.replace("-", " ")) for w in WIN_CONDITIONS])
-    round_limit = _number(1, 1000, required=False, label="Round limit (for “round limit”)")
-    time_control = forms.ChoiceField(choices=Game.TimeControl.choices, initial="correspondence")
-    minutes = _number(1, 240, required=False, label="Minutes per decision (live)")
-    days = _number(1, 30, required=False, initial=3, label="Days per decision (correspondence)")
-    ai_level = forms.ChoiceField(
-        choices=[(level, level) for level in AI_LEVELS],
-        initial="hard",
-        label="AI level (bot stand-ins, allied armies)",
-    )
-    # Correspondence rooms.
-    room_system = forms.ChoiceField(
-        required=False, label="Room system", choices=[("", "(rooms only)"), *Room.System.choices]
-    )
-    room_rules = forms.ChoiceField(required=False, label="A&A rules", choices=ROOM_RULES)
-    room_edition = forms.ChoiceField(
-        required=False,
-        label="A&A edition",
-        choices=[("", "(A&A only) revised"), *((e, e) for e in sorted(available_editions()))],
-    )
-    room_sides = forms.CharField(
-        required=False,
-        label="The two sides, first-named first (one per line; empty: the system's)",
-        widget=forms.Textarea(attrs={"rows": 2}),
-    )
-    days_per_turn = _number(
-        1, 60, required=False, initial=7, label="Days per turn (rooms; empty: untimed)"
-    )
-    # The event.
-    rated = forms.BooleanField(required=False, initial=True, label="Rated")
-    registration_opens = forms.DateTimeField(
-        required=False,
-        widget=DATETIME,
-        label="Registration opens (YYYY-MM-DD HH:MM, UTC; empty: now)",
-    )
-    registration_closes = forms.DateTimeField(
-        required=False,
-        widget=DATETIME,
-        label="Registration closes (YYYY-MM-DD HH:MM, UTC; empty: at the start)",
-    )
-    min_entrants = _number(
-        2, 256, required=False, label="Fewest entrants (empty: 2, or the smallest table)"
-    )
-    max_entrants = _number(2, 256, initial=64, label="Most entrants")
-    rounds = _number(
-        1,
-        30,
-        required=False,
-        label="Rounds (Swiss and tables; Swiss empty: log2 of the field; others: from the field)",
-    )
-    table_min = _number(3, 6, initial=3, label="Smallest table (tables)")
-    table_max = _number(3, 6, initial=6, label="Largest table (tables)")
-    place_points = forms.CharField(
-        required=False, label="Points for 1st, 2nd, … place (tables; empty: 10, 6, 4, 3, 2, 1)"
-    )
-    late_entry_rounds = _number(
-        0, 30, initial=0, label="Late entries until this many rounds are paired (Swiss, tables)"
-    )
-    auto_pair = forms.BooleanField(
-        required=False,
-        initial=True,
-        label="Pair the next round as soon as the last one is complete",
-    )
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields.update(form_fields())
 
     def add_error(self, field: str | None, error: Any) -> None:
         """Also point each field in error at its message (``aria-describedby``)."""
@@ -173,49 +142,14 @@ class TournamentForm(forms.Form):
         sides = [line.strip() for line in self.cleaned_data["room_sides"].splitlines()]
         return [s for s in sides if s] or None
 
-    def service_kwargs(self) -> dict[str, Any]:
-        """The cleaned form as ``tournament_create``'s keyword arguments (no ``actor``)."""
+    def tournament_settings(self) -> TournamentSettings:
+        """The cleaned form as the service's settings: the group of the chosen play, and the
+        Fast Risk options from their two fields."""
         data = dict(self.cleaned_data)
-        common = {
-            key: data[key]
-            for key in (
-                "name",
-                "description",
-                "play",
-                "format",
-                "rated",
-                "registration_opens",
-                "registration_closes",
-                "min_entrants",
-                "max_entrants",
-                "rounds",
-                "table_min",
-                "table_max",
-                "place_points",
-                "late_entry_rounds",
-                "auto_pair",
-            )
-        }
-        if data["play"] == Tournament.Play.FAST_RISK:
-            options: dict[str, Any] = {"win": data["win"]}
-            if data["round_limit"] is not None:
-                options["round_limit"] = data["round_limit"]
-            return {
-                **common,
-                "options": options,
-                "time_control": data["time_control"],
-                "minutes": data["minutes"],
-                "days": data["days"],
-                "ai_level": data["ai_level"],
-            }
-        return {
-            **common,
-            "room_system": data["room_system"],
-            "room_rules": data["room_rules"],
-            "room_edition": data["room_edition"],
-            "room_sides": data["room_sides"],
-            "days_per_turn": data["days_per_turn"],
-        }
+        options: dict[str, Any] = {"win": data.pop("win")}
+        if (limit := data.pop("round_limit")) is not None:
+            options["round_limit"] = limit
+        return TournamentSettings.of({**data, "options": options})
 
     def refused(self, exc: ApplicationError) -> None:
         """Show the service's refusal next to the field it names (else above the form)."""

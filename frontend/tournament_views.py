@@ -1,8 +1,8 @@
-"""The tournaments' pages (issue 19): ``/tournaments``, ``/tournaments/<id>`` and
-``/tournaments/new``, rendered on the server from ``games.services.tournaments.reading``.
+"""The tournaments' pages: ``/tournaments``, ``/tournaments/<id>`` and
+``/tournaments/new``, rendered on the server from ``games.tournaments.reading``.
 
 Unlike the game pages these read the database: everything a tournament shows is public
-(``games.services.tournaments.access``), so a rendered page leaks nothing, and the pages work
+(``games.tournaments.access``), so a rendered page leaks nothing, and the pages work
 without a script. Every change is a plain form posted to ``tournament_post``, which calls one
 service and redirects back to the tournament (POST/redirect/GET) with the service's message.
 The services check staff rights and log themselves; the view checks staff first only so that a
@@ -23,11 +23,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.exceptions import ApplicationError, ForbiddenError, NotFoundError
 from frontend.templatetags.tournaments import ordinal, points
 from frontend.tournament_forms import GROUPS, TournamentForm
 from games.models import Tournament
-from games.services.tournaments import access, pairing, reading, results, setup
+from games.tournaments import access, pairing, reading, results, setup
+from games.web.exceptions import ApplicationError, ForbiddenError, NotFoundError
 
 #: The list's sections, in the order a visitor looks for them.
 SECTIONS = (
@@ -181,7 +181,9 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
-            created = setup.tournament_create(actor=request.user, **form.service_kwargs())
+            created = setup.tournament_create(
+                actor=request.user, settings=form.tournament_settings()
+            )
         except ApplicationError as exc:
             form.refused(exc)
             status = exc.status

@@ -12,11 +12,11 @@ from django.views.decorators.http import require_GET
 from django.views.generic import TemplateView
 
 from combat.axis_allies.editions import available_editions, load_edition
-from config.exceptions import NotFoundError
 from frontend.notation_doc import notation_rows
 from frontend.rating_chart import history_chart
 from games.models import Rating
-from games.services import rating_board
+from games.ratings import board
+from games.web.exceptions import NotFoundError
 from risk.rules.board_map import MapError, load_board_shapes, load_map
 
 # Every unit of any edition, the revised edition's order first (the A&A form's rows).
@@ -165,32 +165,32 @@ class RulesView(TemplateView):
 
 class LeaderboardView(TemplateView):
     """``/leaderboard`` (``?kind=``): the best ratings of one kind, provisional ones marked
-    "?"; rendered on the server from ``games.services.rating_board``. An unknown kind: 404."""
+    "?"; rendered on the server from ``games.ratings.board``. An unknown kind: 404."""
 
     template_name = "frontend/leaderboard.html"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         kind = self.request.GET.get("kind") or Rating.Kind.FAST_RISK_2P
-        if kind not in rating_board.KINDS:
+        if kind not in board.KINDS:
             raise Http404("no such rating kind")
         context["kind"] = kind
         context["kinds"] = Rating.Kind.choices
-        context["rows"] = rating_board.leaderboard(kind)
+        context["rows"] = board.leaderboard(kind)
         return context
 
 
 class PlayerView(TemplateView):
     """``/players/<username>``: a player's ratings per kind, each with its history drawn as an
     inline SVG line (``frontend.rating_chart``, no script), and the rated results listed (a
-    private game's or room's only to its players and staff: ``rating_board``)."""
+    private game's or room's only to its players and staff: ``games.ratings.board``)."""
 
     template_name = "frontend/player.html"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         try:
-            found = rating_board.player_ratings(kwargs["username"], self.request.user)
+            found = board.player_ratings(kwargs["username"], self.request.user)
         except NotFoundError as exc:
             raise Http404("no such player") from exc
         labels = dict(Rating.Kind.choices)

@@ -1,12 +1,5 @@
-"""Websocket routes of the game server."""
+"""The game server's websocket routes, composed from its features (one today: live play)."""
 
-from django.urls import path
+from games.play.sockets import routing as play_routing
 
-from games.consumers import GameConsumer, PingConsumer
-from games.lobby_consumer import LobbyConsumer
-
-websocket_urlpatterns = [
-    path("ws/ping/", PingConsumer.as_asgi()),
-    path("ws/games/<id:game_id>/", GameConsumer.as_asgi()),
-    path("ws/lobby/", LobbyConsumer.as_asgi()),
-]
+websocket_urlpatterns = [*play_routing.websocket_urlpatterns]

@@ -1,7 +1,22 @@
-from django.urls import path
+"""The game server's routes, composed from its features: ``urlpatterns`` (the ``/healthz``
+probe) at the root, ``api_urlpatterns`` under ``/api/`` (``config.urls`` mounts both)."""
 
-from games import views
+from django.urls import include, path
+
+from games.play import urls as play_urls
+from games.ratings import urls as ratings_urls
+from games.rooms import urls as rooms_urls
+from games.tournaments import urls as tournaments_urls
+from games.web import healthz
 
 urlpatterns = [
-    path("healthz", views.healthz, name="healthz"),
+    path("healthz", healthz.healthz, name="healthz"),
+]
+
+api_urlpatterns = [
+    path("auth/", include("games.accounts.api")),
+    *play_urls.urlpatterns,
+    *ratings_urls.urlpatterns,
+    *rooms_urls.urlpatterns,
+    *tournaments_urls.urlpatterns,
 ]

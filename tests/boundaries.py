@@ -1,7 +1,7 @@
 """Finds imports that cross the functional-core boundary (design.md section 1).
 
-``combat``'s topic modules, everything under ``risk/rules`` and ``risk/ai`` (the AI, issue 16)
-and ``games/competition`` (the tournament and rating math, issue 19) must import no framework,
+``combat``'s topic modules, everything under ``risk/rules`` and ``risk/ai`` (the AI)
+and ``games/competition`` (the tournament and rating math) must import no framework,
 so the rules can be replayed, tested and benchmarked without a server.
 """
 
@@ -38,8 +38,9 @@ COMBAT_DJANGO_LAYER = frozenset(
 #: The pure-core folders of ``risk/``: the rules engine and the AI that plays it.
 PURE_RISK_FOLDERS = ("rules", "ai")
 
-#: The pure-core folders of ``games/`` (the Django app): the tournament and rating math.
-PURE_GAMES_FOLDERS = ("competition",)
+#: The pure-core folders of ``games/`` (the Django app): the tournament and rating math, the
+#: rooms' core and the mail's core.
+PURE_GAMES_FOLDERS = ("competition", "rooms/core", "mail/core")
 
 
 @dataclass(frozen=True)

@@ -134,7 +134,7 @@ def clear_cache() -> None:
 @pytest.fixture(scope="session", autouse=True)
 def _task_modules_loaded() -> None:
     """Celery's task modules, loaded before the first test. Otherwise the first task queued by
-    name in a process loads them (``games.services.queue``), and Celery's Django fixup then
+    name in a process loads them (``games.common.queue``), and Celery's Django fixup then
     runs ``django.setup()`` again, which configures logging anew: the root logger's handlers
     are replaced and that test's ``caplog`` captures nothing more. Which test that is depends
     on the order, and with pytest-xdist each worker runs its own share."""
@@ -154,7 +154,7 @@ def _plain_static_storage(settings) -> None:
 
 @pytest.fixture(autouse=True)
 def _ai_moves_at_once(settings) -> None:
-    """Games made by tests move their AI without the pause people watch by (issue 16): a move
+    """Games made by tests move their AI without the pause people watch by: a move
     queued for later would not run in the tests' inline task mode."""
     settings.AI_DELAY_MS = 0
 

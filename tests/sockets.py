@@ -90,8 +90,8 @@ def hidden_keys(message: object, path: str = "") -> list[str]:
 def updated_view(view: dict | None, version: int, update: dict) -> dict:
     """The view after ``update``, as a client rebuilds it from the one it holds at ``version``.
 
-    The socket relays only updates that apply (``games.consumers``): the start's whole view, or
-    a patch whose ``base_version`` is the client's version. Anything else fails the test.
+    The socket relays only updates that apply (``games.play.sockets.consumers``): the start's whole
+    view, or a patch whose ``base_version`` is the client's version. Anything else fails the test.
     """
     from risk.rules import apply_patch
 
@@ -199,14 +199,14 @@ class SocketPlayer:
         })  # fmt: skip
 
     def decide(self) -> tuple[dict | None, int]:
-        from games.services import selectors
+        from games.play.reads import fetch
         from risk.rules import pending_decisions
         from risk.rules.bots import RandomBot, decide
 
-        game = selectors.game_get(self.game_id)
+        game = fetch.game_get(self.game_id)
         if game.status != "running":
             return None, game.version
-        state = selectors.game_state(game)  # the test harness's shortcut: see the class docstring
+        state = fetch.game_state(game)  # the test harness's shortcut: see the class docstring
         if self.player not in {d.player for d in pending_decisions(state)}:
             return None, game.version
         return decide(RandomBot(self.rng), state, self.player).to_dict(), game.version

@@ -1,4 +1,4 @@
-"""Schemathesis against the served OpenAPI schema (issue 15, section 3).
+"""Schemathesis against the served OpenAPI schema.
 
 Every operation of ``/api/schema/`` gets a bounded number of generated requests, schema-valid
 and schema-violating, sent in process through Django's WSGI handler with a real user's API
@@ -44,8 +44,9 @@ from schemathesis.specs.openapi.checks import (
 
 from combat.services import aa_battle_create
 from games.models import Tournament, TournamentTable
-from games.services.rooms.setup import room_create
-from games.services.tournaments import setup as tournament_setup
+from games.rooms.setup import room_create
+from games.tournaments import setup as tournament_setup
+from games.tournaments.settings import TournamentSettings
 from tests.games.helpers import start_game
 
 #: Generated requests per operation (and per generation mode); bounded so the file stays quick.
@@ -182,8 +183,10 @@ def _running_tournament() -> Tournament:
     referee = get_user_model().objects.create_user("referee", password="x" * 12, is_staff=True)
     players = [get_user_model().objects.create_user(n, password="x" * 12) for n in ("ann", "ben")]
     tournament = tournament_setup.tournament_create(
-        actor=referee, name="Fuzz Cup", play="room", format="round_robin",
-        room_system="axis_allies", room_rules="chess", room_edition="classic",
+        actor=referee,
+        settings=TournamentSettings(name="Fuzz Cup", play="room", format="round_robin",
+                                    room_system="axis_allies", room_rules="chess",
+                                    room_edition="classic"),
     )  # fmt: skip
     for player in players:
         tournament_setup.register(tournament_id=tournament.pk, user=player)

@@ -1,5 +1,5 @@
 """The OpenAPI schema validates with no warnings, documents every API operation, and states the
-constraints the server enforces (issue 15, section 3; tests/test_api_fuzz.py checks the server
+constraints the server enforces (tests/test_api_fuzz.py checks the server
 against it)."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from django.core.management import call_command
 from combat.axis_allies.editions import available_editions, load_edition
 from combat.crt.france_1944 import COMBAT_TYPES
 from combat.poker.cards import DECK
-from config.web_errors import ID_MAX
 from games.models import Game
-from games.services.lobby import MAX_TIMEOUTS
+from games.play.lobby import MAX_TIMEOUTS
+from games.web.web_errors import ID_MAX
 from risk.rules import Options
 from risk.rules.board_map import map_names
 
@@ -82,7 +82,7 @@ def test_schema_validates_without_warnings(tmp_path):
 
 
 def test_every_4xx_answer_documents_the_one_flat_error_shape(tmp_path):
-    """Issue 7: {"error": code, "message", "field", "allowed"} (config.exceptions)."""
+    """The one error shape {"error": code, "message", "field", "allowed"} (web.exceptions)."""
     target = tmp_path / "schema.yaml"
     call_command("spectacular", "--file", str(target))
     schema = yaml.safe_load(target.read_text())
@@ -173,7 +173,7 @@ def test_path_ids_are_bounded_as_the_url_converter_is(schema):
 
 
 def test_tournament_writes_document_their_429_and_the_public_reads_do_not(schema):
-    """The tournaments' throttle counts writes only (games.api.throttles)."""
+    """The tournaments' throttle counts writes only (games.common.throttles)."""
     ops = operations(schema)
     for operation_id, op in ops.items():
         if operation_id.startswith("tournaments_"):
@@ -279,7 +279,7 @@ def test_calculator_bodies_refuse_unknown_keys_and_state_their_ranges(schema):
 
 
 def test_each_action_type_is_a_component_the_body_names_by_its_type(tmp_path):
-    """Issue 17: the action body is typed, one component per action type, with the fields,
+    """The action body is typed, one component per action type, with the fields,
     types and required keys ``action_from_dict`` reads (an attack's flanks are pairs)."""
     from risk.rules.actions import ACTION_TYPES
 
@@ -301,7 +301,7 @@ def test_each_action_type_is_a_component_the_body_names_by_its_type(tmp_path):
 
 
 def test_the_game_answers_are_typed(tmp_path):
-    """Issue 17: a game's detail and the lobby's list are components, not free-form objects
+    """A game's detail and the lobby's list are components, not free-form objects
     (the fuzz test checks every answer against them)."""
     target = tmp_path / "schema.yaml"
     call_command("spectacular", "--file", str(target))

@@ -10,7 +10,7 @@ import pytest
 from celery import shared_task
 
 from config.celery import EmbeddedResult, WarboardTask, app
-from games.tasks import ping
+from games.play.tasks import ping
 
 release = threading.Event()
 

@@ -1,4 +1,4 @@
-"""The one error shape (issue 7): ``{"error": code, "message", "field", "allowed"}`` plus extras.
+"""The one error shape: ``{"error": code, "message", "field", "allowed"}`` plus extras.
 
 Real requests through the DRF test client: the combat endpoints for DRF's own errors, and the
 small views below (``urlpatterns``, used with ``@pytest.mark.urls``) for the errors the services
@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.test import APIClient
 from rest_framework.views import APIView
 
-from config.exceptions import (
+from games.web.exceptions import (
     ApplicationError,
     ConflictError,
     ForbiddenError,

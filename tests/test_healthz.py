@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db import OperationalError, connections
 
-from games.health import server_version
+from games.web.health import server_version
 
 DEAD_REDIS_LAYER = {
     "default": {

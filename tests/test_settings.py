@@ -87,7 +87,7 @@ def test_database_url_is_parsed_into_its_parts():
 def test_redis_url_feeds_the_channel_layer_broker_and_results():
     env = {"REDIS_URL": "redis://cache.internal:6380/2"}
     layer = environment.channel_layers_config(env)["default"]["CONFIG"]
-    # An unreachable Redis fails a publish within 2 s (issue 15), a dead connection within 30.
+    # An unreachable Redis fails a publish within 2 s, a dead connection within 30.
     assert layer["hosts"] == [
         {"address": "redis://cache.internal:6380/2", "socket_timeout": 30,
          "socket_connect_timeout": 2},
@@ -110,11 +110,11 @@ def test_the_channel_and_cache_prefixes_keep_two_users_of_one_redis_apart():
 
 
 def test_queuing_a_task_neither_stores_nor_waits_for_its_result():
-    """Issue 15: with a result backend, queuing subscribed to the task's result channel, which
+    """With a result backend, queuing subscribed to the task's result channel, which
     with Redis down retried for 19 s and then broke the process's result consumer for good.
     Only the ``games.ping`` probe keeps its result; a publish to a dead broker retries once."""
     from config.celery import app
-    from games.tasks import advance, ping
+    from games.play.tasks import advance, ping
 
     assert app.conf.task_ignore_result is True
     assert (advance.ignore_result, ping.ignore_result) == (True, False)
@@ -167,7 +167,7 @@ def test_postgresql_gets_a_connection_pool_unless_turned_off():
     url = {"DATABASE_URL": "postgres://alice@db:5432/warboard"}
     pooled = environment.database_config(url, Path("/srv"))
     assert pooled["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 10, "timeout": 4.0}
-    # ... whose connections are checked as they are handed out (issue 15: dropped connections).
+    # ... whose connections are checked as they are handed out (dropped connections come back).
     assert pooled["CONN_HEALTH_CHECKS"] is True
     assert pooled["CONN_MAX_AGE"] == 0
     plain = environment.database_config({**url, "DB_POOL": "0", "DB_CONN_MAX_AGE": "60"}, Path("/"))
@@ -204,7 +204,7 @@ def test_the_celery_broker_uses_the_redis_transport_that_survives_an_outage():
 
 
 def test_a_task_of_a_killed_worker_goes_back_to_the_queue_within_minutes():
-    """Issue 15: acks_late alone acknowledges a task whose pool child was killed as failed;
+    """acks_late alone acknowledges a task whose pool child was killed as failed;
     with reject_on_worker_lost it is re-queued, and a vanished worker's message comes back
     after the visibility timeout (Redis broker), 5 minutes rather than the default hour."""
     from config.celery import app

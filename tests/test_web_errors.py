@@ -1,6 +1,7 @@
-"""The web layer's own refusals in the API's error shape (issue 15, section 3): unknown API
+"""The web layer's own refusals in the API's error shape: unknown API
 paths, ids that overflow 64 bits, bodies over the limit, JSON nested too deeply, and 500s with
-an error id the log carries too. Each failed before ``config.web_errors``/``config.parsers``."""
+an error id the log carries too. Each failed before ``games.web.web_errors`` and
+``games.web.parsers``."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from asgiref.testing import ApplicationCommunicator
 from django.test import Client
 
-from config.web_errors import BodyLimit
+from games.web.web_errors import BodyLimit
 
 pytestmark = pytest.mark.django_db
 
@@ -91,7 +92,7 @@ def test_a_request_django_refuses_before_any_view_is_a_json_400_under_the_api(we
 def test_an_unexpected_exception_is_a_json_500_with_the_error_id_the_log_carries(
     web, monkeypatch, caplog
 ):
-    from games.api import games
+    from games.play.api import games
 
     def broken(self, request, *args, **kwargs):
         raise RuntimeError("a bug")

@@ -44,7 +44,7 @@ from combat.crt.france_1944 import (
     france_1944_resolve,
 )
 from combat.dice import SeededDice, new_seed
-from config.strict import (
+from games.web.strict import (
     DocumentedIntegerField,
     StrictBooleanField,
     StrictEnumField,

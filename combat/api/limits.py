@@ -30,8 +30,8 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from combat.budget import Budget, BudgetExceeded
-from config.exceptions import ApplicationError, UnavailableError
-from config.throttles import SettingsScopedRateThrottle
+from games.web.exceptions import ApplicationError, UnavailableError
+from games.web.throttles import SettingsScopedRateThrottle
 
 T = TypeVar("T")
 

@@ -18,7 +18,7 @@ from combat.api.views import BAD_INPUT, CombatApi
 from combat.errors import CombatInputError
 from combat.poker import CATEGORIES, evaluate
 from combat.poker.cards import DECK
-from config.strict import StrictBooleanField, StrictCharField
+from games.web.strict import StrictBooleanField, StrictCharField
 
 
 @extend_schema_field(
@@ -38,7 +38,7 @@ class HandField(serializers.ListField):
 
 
 class PokerEvaluateInputSerializer(StrictEnvelopeSerializer):
-    #: Exactly one of the two (``validate``), stated in the schema too (``config.schema``).
+    #: Exactly one of the two (``validate``), stated in the schema too (``games.web.schema``).
     schema_extra = {"oneOf": [{"required": ["cards"]}, {"required": ["hands"]}]}
 
     cards = HandField(

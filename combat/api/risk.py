@@ -16,7 +16,7 @@ from combat import risk_dice
 from combat.api.limits import bounded
 from combat.api.serializers import StrictEnvelopeSerializer
 from combat.api.views import BAD_INPUT, BUSY, LIMITS, CombatApi
-from config.strict import (
+from games.web.strict import (
     DocumentedIntegerField,
     DocumentedListField,
     StrictBooleanField,

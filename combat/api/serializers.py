@@ -27,7 +27,7 @@ from combat.axis_allies.reports import RESULTS
 from combat.axis_allies.rules import RULES
 from combat.models import AABattle
 from combat.selectors import aa_battle_verification
-from config.strict import (
+from games.web.strict import (
     ClosedSerializer,
     DocumentedDictField,
     DocumentedIntegerField,
@@ -113,7 +113,7 @@ def _is_names(value: Any) -> bool:
 
 
 class StrictEnvelopeSerializer(ClosedSerializer):
-    """A calculator's request body: unknown fields are refused (``config.strict``)."""
+    """A calculator's request body: unknown fields are refused (``games.web.strict``)."""
 
 
 class AABattleInputSerializer(StrictEnvelopeSerializer):

@@ -7,7 +7,7 @@ DRF). Token authentication comes first so that a wrong token is a 401 with
 ``WWW-Authenticate: Token`` (DRF answers 401 only when the first class names a challenge), never
 silently treated as anonymous. Bodies are JSON only, so a form post is a 415
 rather than a half-parsed battle. Every refusal uses the project's one error shape
-(config.exceptions).
+(games.web.exceptions).
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from combat.axis_allies import CombatInputError, battle_odds
 from combat.axis_allies.odds import estimated_work
 from combat.selectors import aa_battle_get
 from combat.services import aa_battle_close, aa_battle_create
-from config.exceptions import ErrorSerializer
-from config.parsers import JSONParser
+from games.web.exceptions import ErrorSerializer
+from games.web.parsers import JSONParser
 
 TAGS = ["combat: Axis & Allies"]
 BAD_INPUT = OpenApiResponse(

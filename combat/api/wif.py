@@ -43,7 +43,7 @@ from combat.crt.wif import (
     wif_tables,
 )
 from combat.dice import SeededDice, new_seed
-from config.strict import StrictBooleanField, StrictCharField
+from games.web.strict import StrictBooleanField, StrictCharField
 
 
 def _modifiers_schema() -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Battle requests in a line of text, for rooms whose players fight on their own boards (issue 18).
+"""Battle requests in a line of text, for rooms whose players fight on their own boards.
 
 A room's journal takes lines such as ``3 inf 1 art 2 arm vs 4 inf 1 ftr lowluck`` or
 ``wif 18 vs 6 blitz +2 winter``; ``parse_battle`` turns one into a ``BattleRequest`` (the system
@@ -8,12 +8,12 @@ dice and returns the result with the exact odds it had. Pure Python: the room (`
 the line and the dice, calls these and stores the dict. The grammar, word by word, is in
 ``docs/battle_notation.md``.
 
-Decisions (where the issue is silent):
+Decisions (where the rule texts and the request for rooms are silent):
 
-* **No system word** means Axis & Allies, unless the room passes ``system``: the issue's own
-  example ``3 inf 1 art 2 arm vs 4 inf 1 ftr lowluck`` has none. World in Flames and France 1944
-  lines start with ``wif`` / ``f44`` outside a room of that system. A system word that differs
-  from the room's ``system`` is refused.
+* **No system word** means Axis & Allies, unless the room passes ``system``: the plainest
+  request players write, ``3 inf 1 art 2 arm vs 4 inf 1 ftr lowluck``, has none. World in
+  Flames and France 1944 lines start with ``wif`` / ``f44`` outside a room of that system. A
+  system word that differs from the room's ``system`` is refused.
 * **The room's variant wins**: ``variant`` (A&A ``edition`` and ``rules``; WiF
   ``fractional_odds`` and ``options``) fills what the line leaves out, and a line that says
   otherwise (``dice`` in a Low Luck room) is refused naming the word: a room plays one rule set,
@@ -32,7 +32,7 @@ Decisions (where the issue is silent):
   list) and fractional_odds; France 1944 all eight arguments. So two lines that mean the same
   battle give equal requests, and ``parse_battle(format_battle(r)) == r``.
 * **WiF ``winter``** is not one of the CRT's weathers (fine, rain, storm, snow, blizzard); the
-  issue's example uses it, and it is read as ``snow``, the ordinary winter weather (a blizzard is
+  players' usual word for it, and it is read as ``snow``, the ordinary winter weather (a blizzard is
   written ``blizzard``). The canonical line writes ``snow``.
 * **France 1944 ``assault``** (and ``deliberate``) is read as the set-piece combat, the planned
   attack; ``mobile`` is the other type. Morale is ``morale 4 vs 3`` (attacker, then defender

@@ -38,8 +38,9 @@ How the rule text is read (each decision is also in the data file where it conce
    count of die faces 1..6 that read it after the modifier and clamping, divided by 6.
 8. CRDT. The two lines of each ratio result in Table 3 are chosen by the defender morale column
    for set-piece and mobile combat alike (see ``table3.reading`` in the data file), so the function
-   needs both morales and returns one letter. By default it reads Table 3 as printed: the issue and
-   the table's own title call it the revised CRDT, and it is the only CRDT the text prints whole.
+   needs both morales and returns one letter. By default it reads Table 3 as printed: the
+   request for this resolver and the table's own title call it the revised CRDT, and it is the
+   only CRDT the text prints whole.
    The text presents that same table as its "Alternative CRDT" (its RR 5 lines are the
    "D D D D D C and A A A A A B" the Revision Notes derive from the "ratio result one greater"
    rule), so the table it is an alternative *to* is the game's original CRDT; ``alternative=True``

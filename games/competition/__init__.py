@@ -1,4 +1,4 @@
-"""Tournament and rating math (issue 19): pure functions, no Django, no other app.
+"""Tournament and rating math: pure functions, no Django, no other app.
 
 Ratings: ``glicko2_update`` (one-to-one games) and ``openskill_update`` (multiplayer tables,
 Plackett-Luce), with ``inactive_deviation`` (lichess's RD growth over idle days) and

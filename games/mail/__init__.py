@@ -1,5 +1,4 @@
-"""Moves by email: the pure parts (the signed reply address, reading a MIME reply).
-
-Nothing here imports Django: the services (``games.services.inbound_mail``, ``notify``) pass
-the secret, the domain and the raw bytes in and get values back.
+"""Moves and posts by mail: mail in (``intake``: one service for the webhook and
+``manage.py fetch_mail``; ``webhook``: anymail's inbound route, guarded, and its signal
+receiver) over a pure core (``core``: the signed reply address, the limits, reading a reply).
 """

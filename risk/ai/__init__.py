@@ -1,4 +1,4 @@
-"""The AI of Nautical-but-Nice Fast Risk (issue 16's pure core; design.md section 6).
+"""The AI of Nautical-but-Nice Fast Risk: a pure core beside the engine (design.md section 6).
 
 Pure like ``risk.rules``: the standard library, ``combat``, ``risk.rules`` and numpy, no
 framework. ``StrategicBot(rng, level)`` implements ``risk.rules.bots.Bot`` at the levels in

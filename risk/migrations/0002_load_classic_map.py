@@ -1,6 +1,6 @@
 """Loaded the classic map into the map tables (``risk.maps.sync_map``).
 
-The map tables went in 0004 (issue 14: the map is one validated data file, read by the engine),
+The map tables went in 0004 (the map is one validated data file, read by the engine),
 so this no longer loads anything: a fresh ``migrate`` would only drop the rows again.
 """
 

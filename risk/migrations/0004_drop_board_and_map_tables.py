@@ -1,4 +1,4 @@
-"""Drop the board and map tables (issue 14): boards moved to ``games.GameSnapshot`` in games
+"""Drop the board and map tables (a game's state is one JSON row now): boards moved to ``games.GameSnapshot`` in games
 0002, which runs first; the map is read from its data file. Children before parents, whole
 tables at a time (removing columns one by one would make SQLite rebuild each table)."""
 

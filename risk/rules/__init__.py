@@ -1,7 +1,7 @@
 """The pure Fast Risk rules engine: ``apply(state, action, dice) -> (state, events)``.
 
 Standard library and ``combat`` only; a test fails on any Django, DRF, Channels or Celery import.
-The public contract (issue 6):
+The public contract (what the server and the tests may rely on):
 
 - ``new_game(players, *, seed, options=Options()) -> GameState``
 - ``apply(state, action, dice) -> (GameState, list[Event])``, raising ``IllegalAction(reason)``
@@ -12,7 +12,7 @@ The public contract (issue 6):
 - ``to_dict(state)`` / ``from_dict(d)``; ``action_from_dict(d)`` / ``Action.to_dict()``
 - ``game_dice(state)``: the verifiable dice of the next action.
 - ``format_action(state, action) -> str`` / ``parse_action(state, player, line) -> Action`` and
-  ``legal_moves_text(state, player) -> list[str]``: the move notation for mail (issue 18).
+  ``legal_moves_text(state, player) -> list[str]``: the move notation for mail.
 - ``view_patch(before, after) -> list[op]`` / ``apply_patch(doc, ops)``: the JSON Patch between
   two views that a socket push carries.
 """

@@ -9,8 +9,6 @@ while it fights, so the army ledger always balances. Decisions in risk/RULES.md.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from combat.dice import Dice
 from combat.risk_dice import roll_dice
 from risk.rules import board
@@ -27,6 +25,7 @@ from risk.rules.actions import (
     Roll,
 )
 from risk.rules.board import Event
+from risk.rules.campaign import campaign_ready
 from risk.rules.state import (
     AS_NORMAL,
     COMMITTED,
@@ -49,11 +48,7 @@ from risk.rules.state import (
     Seat,
     Ship,
 )
-from risk.rules.turns import campaign_ready
 from risk.rules.vocabulary import AttackMode, Refusal
-
-if TYPE_CHECKING:
-    from risk.rules.engine import ActionSpec
 
 MAX_ROLLS_PER_ACTION = 10_000  # ``until_decided`` always ends (each roll destroys an army)
 

@@ -66,7 +66,7 @@ line per action type, with an example)::
     pcard    = a poker card: rank (2-9, T or 10, J, Q, K, A) and suit (c, d, h, s): Qh, 10s
     seat     = a seat's id as the game shows it (a player's name, ally-1)
 
-Decisions (issue 18 is silent on these):
+Decisions (the request for a mail notation is silent on these):
 
 - Words are case-insensitive; names come back spelt as the map spells them. A territory name is
   matched whole (``north africa``, ``Western United States``), never by prefix: a mailed move is

@@ -1,12 +1,13 @@
 """``legal_moves_text(state, player)``: what a player may do now, as lines of move notation.
 
-For the "your turn" mail (issue 18): one line per ``ActionSpec`` that ``legal_actions`` offers,
-the notation's form with its choices spelt out (``place <1-5> <territory>   territories: Alaska,
-...``), so a person can type a reply. The notation itself is ``risk.rules.notation`` (which
-re-exports this function). A list longer than ``LIST_CAP`` shows its first ``LIST_CAP`` items and
-counts the rest ("..., and 12 more"): a mail line stays readable, and the board on the site has
-the whole list; sailing lists the nearest stations first (with their boat lengths), so the cut
-drops the far ones, and a transfer source lists the first ``DESTINATIONS`` territories it reaches.
+For the "your turn" mail, so a player can answer it by reply: one line per ``ActionSpec`` that
+``legal_actions`` offers, the notation's form with its choices spelt out (``place <1-5> <territory>
+territories: Alaska, ...``), so a person can type a reply. The notation itself is
+``risk.rules.notation`` (which re-exports this function). A list longer than ``LIST_CAP`` shows its
+first ``LIST_CAP`` items and counts the rest ("..., and 12 more"): a mail line stays readable, and
+the board on the site has the whole list; sailing lists the nearest stations first (with their boat
+lengths), so the cut drops the far ones, and a transfer source lists the first ``DESTINATIONS``
+territories it reaches.
 Hand cards are numbered from 1 as ``turn in 2 9 wild`` counts them.
 """
 

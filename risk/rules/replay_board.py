@@ -3,7 +3,7 @@ and, for every entry, the JSON Patch that turns the view before it into the view
 
 The replay viewer (``/games/<id>/replay``) paints the board from ``start`` and applies the
 patches in order, so stepping to entry n shows exactly what a spectator saw after it. The
-replay is the one ``games.services.verify`` checks (design.md section 2, step 3):
+replay is the one ``games.play.verify`` checks (design.md section 2, step 3):
 ``new_game(players, seed=<engine seed>, options=...)``, then each logged action in sequence
 order applied with ``game_dice(state)``. Only ``view_for(state, None)`` (the spectator's view)
 goes into the answer, so nothing a spectator would not see leaves here: no hands, no draw
@@ -59,7 +59,7 @@ def board_replay(
 ) -> dict[str, Any]:
     """``{"start": view, "steps": [{"sequence", "patch"}]}`` of the game the log replays.
 
-    ``seed`` is the engine seed (``games.services.seeds.engine_seed`` of the revealed server
+    ``seed`` is the engine seed (``games.play.seeds.engine_seed`` of the revealed server
     seed and the client seeds). An entry the engine refuses raises ``IllegalAction``: the log
     of a finished game always replays (``manage.py verify_game`` checks it does).
     """

@@ -13,8 +13,8 @@ from combat.dice import Dice
 from risk.rules import board
 from risk.rules.actions import Cruise, Disembark, Embark, EndCruise, IllegalAction, Sail
 from risk.rules.board import Event
+from risk.rules.campaign import campaign_ready
 from risk.rules.state import GameState, Ship
-from risk.rules.turns import campaign_ready
 from risk.rules.vocabulary import Refusal
 
 CRUISE_DICE = 2

@@ -24,11 +24,12 @@ from risk.rules.actions import (
     TurnIn,
 )
 from risk.rules.board import Event
+from risk.rules.campaign import campaign_ready
+from risk.rules.endings import settle_unfinished
 from risk.rules.state import (
     AI_PREFIX,
     ALLIED,
     ALLY_OWN,
-    CAMPAIGN,
     DOMINATION,
     END,
     PLAYER,
@@ -116,26 +117,6 @@ def _landless_out(state: GameState, seat: Seat, events: list[Event]) -> bool:
     board.check_eliminated(state, seat.id, None, events)
     advance(state, seat.id, events)
     return True
-
-
-def campaign_ready(state: GameState) -> None:
-    """Move from reinforcement to the campaign, once everything won has been placed."""
-    turn = _turn(state)
-    if turn.phase == CAMPAIGN:
-        return
-    if turn.phase != REINFORCE:
-        raise IllegalAction(Refusal.WRONG_PHASE, f"the campaign is over (phase {turn.phase})")
-    seat = state.seat(turn.seat)
-    if turn.to_place:
-        raise IllegalAction(Refusal.PLACE_FIRST, f"place your {turn.to_place} reinforcements first")
-    if turn.ships_to_place:
-        raise IllegalAction(Refusal.PLACE_FIRST, "launch the ship you won first (place_ship)")
-    if len(seat.risk_cards) >= board.MUST_TURN_IN_AT and state.owned(seat.id):
-        raise IllegalAction(
-            Refusal.MUST_TURN_IN,
-            f"you hold {len(seat.risk_cards)} Risk cards: turn in a set first (5 or more)",
-        )
-    turn.phase = CAMPAIGN
 
 
 def _turn(state: GameState) -> Turn:
@@ -449,8 +430,6 @@ def finish_if_over(state: GameState, events: list[Event]) -> bool:
 
 def end_game(state: GameState, winner: str | None, how: str, events: list[Event]) -> None:
     if state.options.revision >= 2:  # RULES.md J11: nothing in play vanishes with the game
-        from risk.rules.endings import settle_unfinished
-
         settle_unfinished(state, events)
     state.over, state.battle, state.contest = True, None, None
     state.turn = None

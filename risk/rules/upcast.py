@@ -8,7 +8,7 @@ only the current version; everything older goes through ``load_state``.
 
 History:
 
-* **1 -> 2** (issue 14, when states moved from board tables to one JSON row):
+* **1 -> 2** (when states moved from board tables to one JSON row):
   - a naval battle saved before battles named each ship's target has no ``support`` and flanks
     without ``target``: every flank attacks the battle's one target and every other defending
     ship backs it (``from_dict`` used to patch this inline);
@@ -22,7 +22,7 @@ History:
   - a turn under way gets ``turned_in`` 0 (revision 1 games do not limit turn-ins anyway).
   - ``eliminated`` (the order seats went out, for the ranking, RULES.md J12) is filled with the
     seats already out, in seat order, the best known (a finished game's true order is in its
-    log: ``games.services.rerank``), and ``landless`` (J10) starts empty.
+    log: ``games.ratings.rerank``), and ``landless`` (J10) starts empty.
 
 The game's own options (stored apart from the state, used to set it up again for a replay or
 ``verify_game``) are read with ``stored_options``, which fills a missing option the same way.

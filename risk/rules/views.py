@@ -20,7 +20,7 @@ from risk.rules.state import GameState, Holding, Ship, plain
 #: The shared keys between "seats" and "contest", in a view's order.
 BOARD_KEYS = ("territories", "ships", "risk_deck", "poker_deck", "turn", "battle")
 #: The keys of a view that differ from one viewer to another; every other key is the same for
-#: all (``views_for`` builds those once, and ``games.services.broadcast`` diffs them once).
+#: all (``views_for`` builds those once, and ``games.play.push`` diffs them once).
 PER_VIEWER_KEYS = ("you", "seats", "contest", "legal_actions")
 
 

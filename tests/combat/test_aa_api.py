@@ -388,7 +388,7 @@ def test_the_endpoints_are_in_the_schema(client):
     paths = schema["paths"]
     odds = paths["/api/combat/aa/odds"]["post"]
     # Every operation: 401 (a bad token), 429 (anonymous use is rate-limited); with a body, 413
-    # and 415 (config.schema). The odds may be a 503 (busy, or out of budget).
+    # and 415 (games.web.schema). The odds may be a 503 (busy, or out of budget).
     shared = {"401", "429"}
     body = shared | {"413", "415"}
     assert set(odds["responses"]) == {"200", "400", "503"} | body

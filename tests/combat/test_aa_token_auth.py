@@ -1,4 +1,4 @@
-"""The combat endpoints sign users in as the games API does (issue 15): an API token works like a
+"""The combat endpoints sign users in as the games API does: an API token works like a
 session, and a wrong token is refused with a 401, never treated as anonymous."""
 
 from __future__ import annotations

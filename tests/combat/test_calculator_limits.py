@@ -87,7 +87,7 @@ def test_a_battle_past_the_state_limit_is_refused_before_any_work(settings):
 
 
 def test_a_battle_of_more_dice_than_a_float_coefficient_holds_is_solved_not_a_500(settings):
-    """Schemathesis (issue 15): 999 heavy bombers roll 1,998 dice; comb(1998, k) overflowed a
+    """Schemathesis found it: 999 heavy bombers roll 1,998 dice; comb(1998, k) overflowed a
     float (OverflowError, a 500). One round of them against 4 defenders: the attacker wins."""
     settings.COMBAT_SECONDS = 30
     battle = {

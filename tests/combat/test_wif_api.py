@@ -134,7 +134,7 @@ def test_a_bad_weather_lists_the_allowed_ones(client):
 
 @pytest.mark.parametrize("fractional_odds", [True, False])
 def test_odds_past_the_float_range_are_answered_not_a_500(client, fractional_odds):
-    """Schemathesis (issue 15): 1 against 1.1e-308 made an odds DRM past the float range (an
+    """Schemathesis found it: 1 against 1.1e-308 made an odds DRM past the float range (an
     OverflowError, a 500). It is reported whole, and every roll reads the top row."""
     body = {"attack": 1.0, "defense": 1.1125369292536007e-308, "fractional_odds": fractional_odds}
     response = post(client, body)

@@ -129,7 +129,7 @@ FINISHED_GAME = """
 import time
 from django.contrib.auth import get_user_model
 from games.models import Game, Seat
-from games.services import driver, lobby, operations
+from games.play import driver, lobby, operations
 from risk.ai import odds
 # The AI's odds tables grow in place and the in-process tasks run in threads: solve them fully
 # first so two tasks never grow them at once (seen: an IndexError in odds.block otherwise).

@@ -34,7 +34,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 from combat.poker.cards import DECK as POKER_DECK
-from games.services.seeds import engine_seed
+from games.play.seeds import engine_seed
 from risk.rules import GameState, Options, action_from_dict, apply, game_dice, new_game
 from risk.rules.views import events_for, view_for
 
@@ -72,7 +72,7 @@ def states_by_version(replay: Mapping[str, Any]) -> dict[int, tuple[GameState, P
     state = new_game(replay["players"], seed=seed, options=Options.from_dict(replay["options"]))
     public: list[str] = []
     shown: set[str] = set()
-    # A game's version is the number of its log entries (games.services.play): entry n makes
+    # A game's version is the number of its log entries (games.play.write): entry n makes
     # version n. (``GameState.version`` is the schema's, another thing.)
     out = {0: (state, Public(json.dumps(view_for(state, None)), set()))}
     # every view so far, not only the newest: a hand shown at a showdown is no secret afterwards

@@ -1,4 +1,4 @@
-"""Settings and password pages (issue 17): the profile form, and Django's password change and
+"""Settings and password pages: the profile form, and Django's password change and
 reset-by-email views with the site's templates."""
 
 from __future__ import annotations

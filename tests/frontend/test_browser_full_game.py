@@ -1,4 +1,4 @@
-"""Two people play a whole game with bots through the board in Chromium (issue 17).
+"""Two people play a whole game with bots through the board in Chromium.
 
 alice and bob sign in in two browser contexts; alice creates a public game in the lobby (4 seats,
 round limit 4), bob joins it, alice fills the other two seats with bots and starts it. Each

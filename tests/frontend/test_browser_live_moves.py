@@ -1,4 +1,4 @@
-"""Two people in two browser contexts see each other's moves live (issue 17, ``browser``).
+"""Two people in two browser contexts see each other's moves live (``browser``).
 
 Set-up by the API (the game, the join, the start, both arrangements: the lobby and the set-up
 form have tests of their own); then whoever plays first places armies and attacks through the

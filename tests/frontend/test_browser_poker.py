@@ -26,7 +26,8 @@ import random
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from games.models import Game
-from games.services import lobby, play, selectors
+from games.play import lobby, write
+from games.play.reads import fetch
 from risk.rules import legal_actions, pending_decisions
 from risk.rules.bots import RandomBot, decide
 users = {{name: get_user_model().objects.create_user(name, password={password!r})
@@ -41,8 +42,8 @@ for name in {players!r}[1:]:
 lobby.game_start(game_id=game.pk, user=users[{players!r}[0]])
 rng = random.Random(5)
 for _ in range(3000):
-    game = selectors.game_get(game.pk)
-    state = selectors.game_state(game)
+    game = fetch.game_get(game.pk)
+    state = fetch.game_state(game)
     if state.contest is not None and state.contest.stage == "poker":
         print("POKER", game.pk)
         break
@@ -58,15 +59,15 @@ for _ in range(3000):
         raw = decide(RandomBot(rng), state, player).to_dict()
         raw.pop("player", None)
     with transaction.atomic():
-        locked = play.game_lock(game.pk)
-        play.person_action(locked, users[player], raw, locked.version, None)
+        locked = write.game_lock(game.pk)
+        write.person_action(locked, users[player], raw, locked.version, None)
 """
 
 #: The contest's poker hand as the server holds it (every card, for the test only).
 HAND = """
 from games.models import Game
-from games.services import selectors
-state = selectors.game_state(Game.objects.get(pk={game_id}))
+from games.play.reads import fetch
+state = fetch.game_state(Game.objects.get(pk={game_id}))
 hand = state.contest.hand if state.contest is not None else None
 print("HAND", json.dumps(None if hand is None else {{
     "phase": hand.phase,

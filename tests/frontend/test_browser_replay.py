@@ -22,8 +22,8 @@ pytestmark = pytest.mark.browser
 VIEWS_AFTER_EACH_ENTRY = """
 import json
 from games.models import Game
-from games.services.seeds import engine_seed
-from games.services.verify import game_replay_data
+from games.play.seeds import engine_seed
+from games.play.verify import game_replay_data
 from risk.rules import Options, action_from_dict, apply, game_dice, new_game, view_for
 data = game_replay_data(Game.objects.get(pk={game_id}), with_final_state=False)
 state = new_game(data.players, seed=engine_seed(data.server_seed, data.client_seeds),

@@ -25,7 +25,7 @@ TO_CRUISE = """
 import random
 from django.contrib.auth import get_user_model
 from games.models import Game
-from games.services import driver, lobby, play, submissions
+from games.play import driver, lobby, submit, write
 from risk.ai import odds
 from risk.rules import legal_actions, pending_decisions
 from risk.rules.bots import RandomBot, decide
@@ -40,7 +40,7 @@ for attempt in range(12):
     for _ in range(400):
         driver.advance(game.pk)
         game = Game.objects.get(pk=game.pk)
-        state = play.locked_state(game)
+        state = write.locked_state(game)
         if state.over or not state.seat_of_actor({username!r}).alive:
             break
         specs = legal_actions(state, {username!r})
@@ -52,7 +52,7 @@ for attempt in range(12):
             action = decide(RandomBot(rng), state, {username!r})
             body = action.to_dict()
             body.pop("player", None)
-            submissions.action_submit(game_id=game.pk, user=user, action=body,
+            submit.action_submit(game_id=game.pk, user=user, action=body,
                                       expected_version=game.version)
 print("NO POSITION")
 """
@@ -118,7 +118,7 @@ def test_a_ship_cruises_and_sails_by_clicks_on_the_board(page, site, signed_in):
 
 SET_UP = """
 from django.contrib.auth import get_user_model
-from games.services import lobby
+from games.play import lobby
 user = get_user_model().objects.get(username={username!r})
 game = lobby.game_create(creator=user, seats=3)
 lobby.game_fill_with_bots(game_id=game.pk, user=user)

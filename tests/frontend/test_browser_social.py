@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 
 TWO_PLAYER_GAME = """
 from django.contrib.auth import get_user_model
-from games.services import lobby
+from games.play import lobby
 User = get_user_model()
 game = lobby.game_create(creator=User.objects.get(username={ann!r}), seats=2, name="Chat test")
 lobby.game_join(game_id=game.pk, user=User.objects.get(username={ben!r}))

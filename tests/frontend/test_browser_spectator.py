@@ -78,7 +78,7 @@ def test_the_check_finds_a_hand_written_as_a_list():
 
 #: The server seed, fixed and committed as the lobby would, before the start: the same deal and
 #: game every run. A sweep over other deals: ``SPECTATOR_SEEDS=a,b2,c3d4`` (each repeated to 64
-#: hex digits) runs the check once per seed (24 seeds passed when issue 17 was closed).
+#: hex digits) runs the check once per seed (24 seeds passed when the spectator view was written).
 SEED_SQL = """
 from combat.dice import commitment_of
 from games.models import Game

@@ -23,10 +23,12 @@ LOADED = 30_000
 #: results, so the staff panel shows every form), printed as "RUNNING <id>".
 RUNNING = """
 from django.contrib.auth import get_user_model
-from games.services.tournaments import setup
+from games.tournaments import setup
+from games.tournaments.settings import TournamentSettings
 referee = get_user_model().objects.get(username={referee!r})
-t = setup.tournament_create(actor=referee, name="Browser Robin", play="room",
-    format="round_robin", room_system="axis_allies", room_rules="chess", room_edition="classic")
+t = setup.tournament_create(actor=referee, settings=TournamentSettings(name="Browser Robin",
+    play="room", format="round_robin", room_system="axis_allies", room_rules="chess",
+    room_edition="classic"))
 for name in {players!r}:
     setup.register(tournament_id=t.pk, user=get_user_model().objects.get(username=name))
 setup.tournament_start(actor=referee, tournament_id=t.pk)

@@ -68,7 +68,7 @@ def test_an_unknown_game_is_refused_in_words(page):
 def test_a_running_game_is_refused_while_its_seed_is_secret(page, site):
     out = site.shell(
         "from django.contrib.auth import get_user_model\n"
-        "from games.services import lobby\n"
+        "from games.play import lobby\n"
         "u = get_user_model().objects.create_user('verify-rita', password='x' * 20)\n"
         "g = lobby.game_create(creator=u, seats=2)\n"
         "lobby.game_fill_with_bots(game_id=g.pk, user=u)\n"

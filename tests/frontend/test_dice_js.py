@@ -1,6 +1,6 @@
 """The browser's dice check (``frontend/static/frontend/dice.js``) against the Python scheme.
 
-dice.js redoes ``combat.dice.derive_roll`` and ``games.services.seeds.engine_seed`` with WebCrypto;
+dice.js redoes ``combat.dice.derive_roll`` and ``games.play.seeds.engine_seed`` with WebCrypto;
 Node (which has the same WebCrypto) runs it here on values Python computes: it must derive the
 same rolls, including dice whose sides do not divide 2**256 and rejection-sampled attempts, and
 flag a tampered roll. Needs Node.js (``scripts/test.sh`` installs Debian's ``nodejs``).
@@ -16,7 +16,7 @@ import subprocess
 import pytest
 
 from combat.dice import SeededDice, commitment_of, derive_roll
-from games.services.seeds import engine_seed
+from games.play.seeds import engine_seed
 from tests.conftest import ROOT
 
 DICE_JS = ROOT / "frontend" / "static" / "frontend" / "dice.js"

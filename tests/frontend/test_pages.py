@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from games.services import selectors
+from games.play.reads import fetch
 from tests.games.helpers import start_game
 
 SCRIPT = '<script src="/static/frontend/{}"></script>'
@@ -88,7 +88,7 @@ def test_a_running_game_page_renders_no_game_data(client, settings):
     alice = get_user_model().objects.create_user(username="alice", password="x" * 20)
     game = start_game(alice, 3)
     game.refresh_from_db()
-    state = selectors.game_state(game)
+    state = fetch.game_state(game)
     client.force_login(alice)
     html = page(client, f"/games/{game.pk}")
     assert f'data-game-id="{game.pk}"' in html

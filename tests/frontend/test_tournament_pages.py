@@ -1,4 +1,4 @@
-"""The tournaments' pages (issue 19): /tournaments, /tournaments/<id> and /tournaments/new,
+"""The tournaments' pages: /tournaments, /tournaments/<id> and /tournaments/new,
 rendered on the server, and their forms, which post to page views that call the services.
 
 The finished event the reading tests look at is a round robin of four in A&A Chess rooms whose
@@ -24,7 +24,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games.models import TableSeat, Tournament, TournamentAction, TournamentTable
-from games.services.tournaments import results, setup
+from games.tournaments import results, setup
+from games.tournaments.settings import TournamentSettings
 
 pytestmark = pytest.mark.django_db
 
@@ -64,8 +65,10 @@ def players(db):
 
 def room_robin(referee, name: str = "Chess Cup") -> Tournament:
     return setup.tournament_create(
-        actor=referee, name=name, play="room", format="round_robin", room_system="axis_allies",
-        room_rules="chess", room_edition="classic", days_per_turn=7,
+        actor=referee,
+        settings=TournamentSettings(name=name, play="room", format="round_robin",
+                                    room_system="axis_allies", room_rules="chess",
+                                    room_edition="classic", days_per_turn=7),
     )  # fmt: skip
 
 
@@ -358,9 +361,12 @@ def test_staff_run_the_event_from_the_page(referee, players):
 
 def test_a_table_event_takes_places_and_territories_from_the_result_form(referee, players):
     tournament = setup.tournament_create(
-        actor=referee, name="Tables", play="fast_risk", format="tables", rounds=1,
-        options={"win": "round-limit", "round_limit": 1}, time_control="untimed", days=None,
-        table_min=3, table_max=4,
+        actor=referee,
+        settings=TournamentSettings(
+            name="Tables", play="fast_risk", format="tables", rounds=1,
+            options={"win": "round-limit", "round_limit": 1}, time_control="untimed", days=None,
+            table_min=3, table_max=4,
+        ),
     )  # fmt: skip
     for player in players[:3]:
         setup.register(tournament_id=tournament.pk, user=player)

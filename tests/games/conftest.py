@@ -51,7 +51,7 @@ def _fixed_server_seeds(monkeypatch) -> None:
     import itertools
 
     counter = itertools.count(1)
-    monkeypatch.setattr("games.services.lobby.new_seed", lambda: f"{next(counter):064x}")
+    monkeypatch.setattr("games.play.lobby.new_seed", lambda: f"{next(counter):064x}")
 
 
 @pytest.fixture(scope="module", autouse=True)

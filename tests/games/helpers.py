@@ -13,9 +13,10 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from config.exceptions import ApplicationError
 from games.models import Game
-from games.services import driver, lobby, selectors, submissions
+from games.play import driver, lobby, submit
+from games.play.reads import fetch
+from games.web.exceptions import ApplicationError
 from risk.rules import GameState, pending_decisions
 from risk.rules.bots import RandomBot, decide
 
@@ -54,7 +55,7 @@ def person_step(game: Game, user: Any, state: GameState, *, salt: int | str = 0)
         action = decide(RandomBot(rng), state, name).to_dict()
         action.pop("player", None)
         try:
-            return submissions.action_submit(
+            return submit.action_submit(
                 game_id=game.pk, user=user, action=action, expected_version=game.version
             )
         except ApplicationError:
@@ -80,7 +81,7 @@ def play_out(
         game.refresh_from_db()
         if game.status != Game.Status.RUNNING:
             return game
-        state = selectors.game_state(game)
+        state = fetch.game_state(game)
         if until is not None and until(game, state):
             return game
         waiting = [d.player for d in pending_decisions(state)]

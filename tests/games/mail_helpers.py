@@ -13,7 +13,7 @@ from django.core import mail
 from django.utils import timezone
 
 from games.models import ActionLog, Game, Seat
-from games.services import selectors
+from games.play.reads import fetch
 from risk.rules.bots import RandomBot, decide
 from risk.rules.notation import format_action
 from risk.rules.state import GameState
@@ -28,7 +28,7 @@ def seat_of(game: Game, player: str) -> Seat:
 
 def state_of(game: Game) -> GameState:
     game.refresh_from_db()
-    return selectors.game_state(Game.objects.get(pk=game.pk))
+    return fetch.game_state(Game.objects.get(pk=game.pk))
 
 
 def a_move(state: GameState, player: str, salt: Any = 0) -> str:

@@ -12,10 +12,10 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Deadline, Game, Seat
-from games.services import selectors
-from tests.games import test_deadlines as shared
+from games.play.reads import fetch
 from tests.games.conftest import PASSWORD
-from tests.games.test_deadlines import START, open_deadline, started
+from tests.games.play import test_deadlines as shared
+from tests.games.play.test_deadlines import START, open_deadline, started
 
 # The shared fixtures (a fixture is found by the name it has in the test module).
 _nobody_connected = shared._nobody_connected
@@ -80,7 +80,7 @@ def test_every_page_answers_and_none_shows_a_seed_while_the_game_runs(admin_clie
 
 
 def test_a_paused_game_hides_the_seed_too(admin_client, game):
-    from games.services import operations
+    from games.play import operations
 
     operations.game_pause(game)
     secrets = secrets_of(game)
@@ -89,7 +89,7 @@ def test_a_paused_game_hides_the_seed_too(admin_client, game):
 
 
 def test_the_seed_shows_once_the_game_is_over(admin_client, game, commits):
-    from games.services import operations
+    from games.play import operations
 
     with commits():
         operations.game_end(game, "test")
@@ -101,7 +101,7 @@ def test_the_seed_shows_once_the_game_is_over(admin_client, game, commits):
 
 
 def test_the_changelist_filters_by_status(admin_client, game, alice):
-    from games.services import lobby
+    from games.play import lobby
 
     lobby.game_create(creator=alice, seats=2, name="still in the lobby")
     running = admin_client.get(reverse("admin:games_game_changelist") + "?status__exact=running")
@@ -168,7 +168,7 @@ def test_replace_a_seat_with_the_ai_through_the_admin(admin_client, game, commit
     seat.refresh_from_db()
     assert seat.state == Seat.State.LEFT
 
-    assert selectors.game_state(game).seat("bob").player is None
+    assert fetch.game_state(game).seat("bob").player is None
 
 
 def test_the_game_form_edits_only_its_few_fields(admin_client, game):

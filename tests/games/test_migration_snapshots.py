@@ -1,5 +1,5 @@
 """games migration 0002 moves each board from the old normalized tables into its game's state
-row (issue 14). A small board is written into the historical tables, the migrations run, and
+row. A small board is written into the historical tables, the migrations run, and
 the snapshot must be the state the old adapter read from those rows, worked out here by hand:
 seats in order with their hands, territories with owners and the factory, the ship, and the
 decks with the top card first (card positions counted from the bottom of a pile)."""

@@ -1,4 +1,4 @@
-"""Twenty submissions of one action at the same moment: exactly one applies (issue 7 section 6).
+"""Twenty submissions of one action at the same moment: exactly one applies.
 
 alice's set-up is pending at version 0. Twenty threads, released together by a barrier, send the
 same arrangement with ``expected_version=0``: ten with one shared idempotency key (a client
@@ -32,9 +32,11 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from config.exceptions import ApplicationError
 from games.models import ActionLog, Game
-from games.services import lobby, selectors, submissions
+from games.play import lobby
+from games.play import submit as submissions
+from games.play.reads import fetch
+from games.web.exceptions import ApplicationError
 from risk.rules import sample_action
 from tests.conftest import ROOT, clear_cache
 from tests.games.conftest import client_for, make_user
@@ -83,7 +85,7 @@ def keys_for_twenty() -> list[str]:
 
 def submit_together(submit: Submit, user: Any, game: Game, keys: list[str]) -> list[Outcome]:
     """``submit`` once per key, each in its own thread, all released at the same moment."""
-    state = selectors.game_state(game)
+    state = fetch.game_state(game)
     action = sample_action(state, user.get_username(), random.Random(7)).to_dict()
     barrier = threading.Barrier(len(keys))
     outcomes: list[Outcome | BaseException | None] = [None] * len(keys)

@@ -1,4 +1,4 @@
-"""Faults leave nothing stuck (issue 15, section 2), on the real stack the test starts itself.
+"""Faults leave nothing stuck, on the real stack the test starts itself.
 
 Each test runs daphne, a Celery worker (prefork, as deployed) and Celery beat against the test
 database and a Redis server of its own, plays a game of alice against two bots over HTTP while
@@ -45,7 +45,7 @@ from django.db import connection
 from rest_framework.authtoken.models import Token
 
 from games.models import ActionLog, Game, GameSnapshot
-from games.services import selectors
+from games.play.reads import fetch
 from risk.rules.bots import RandomBot, decide
 from tests.integration.processes import (
     APPLICATION_NAME,
@@ -162,7 +162,7 @@ def alice_moves(stack: Stack, detail: dict[str, Any], attempt: int) -> bool:
     if version != detail["version"]:
         return False
     rng = random.Random(f"{stack.game_id}:{version}:{attempt}")
-    action = decide(RandomBot(rng), selectors.game_state(game), "alice")
+    action = decide(RandomBot(rng), fetch.game_state(game), "alice")
     status, body = stack.web.request(
         "POST", f"/api/games/{stack.game_id}/actions",
         {"action": action.to_dict(), "expected_version": version}, stack.token,
@@ -295,7 +295,7 @@ def test_dropped_database_connections_fail_no_request_and_the_bots_retry(stack, 
     final = play_to_the_end(stack, drop_while_the_bots_move)
     assert len(drops) == 3 and all(count >= 1 for count in drops), drops
     assert_finished_and_verified(stack, final)
-    # A driver run lost its connection mid-run and was retried (games.tasks.DB_RETRY).
+    # A driver run lost its connection mid-run and was retried (games.common.retries.DB_RETRY).
     assert "OperationalError" in stack.worker_logs()
     assert "Retry in" in stack.worker_logs()
 
@@ -340,7 +340,7 @@ def test_a_killed_worker_loses_no_decision_and_applies_none_twice(stack, alice):
     assert max(received.values()) == 2, received
 
 
-# --- an AI turn interrupted (issue 16) ----------------------------------------------------------
+# --- an AI turn interrupted -------------------------------------------------------------------
 
 
 def test_an_ai_turn_cut_by_a_killed_worker_completes_with_each_decision_applied_once(stack, alice):

@@ -1,4 +1,4 @@
-"""Redis commands per action (issue 14): a 6-seat game, all six seats and a spectator connected
+"""Redis commands per action: a 6-seat game, all six seats and a spectator connected
 over sockets, one action, at most 20 Redis commands from the submit until every socket has its
 update.
 
@@ -30,7 +30,8 @@ from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 
 from config import environment
-from games.services import lobby, selectors
+from games.play import lobby
+from games.play.reads import fetch
 from risk.rules import apply_patch
 from tests.integration.processes import RedisServer
 from tests.sockets import api_view, game_socket
@@ -56,8 +57,8 @@ def first_move(game_id: int, username: str) -> tuple[dict[str, Any], int]:
 
     from risk.rules.bots import RandomBot, decide
 
-    game = selectors.game_get(game_id)
-    action = decide(RandomBot(random.Random(0)), selectors.game_state(game), username)
+    game = fetch.game_get(game_id)
+    action = decide(RandomBot(random.Random(0)), fetch.game_state(game), username)
     assert action.type == "arrange"
     return action.to_dict(), game.version
 

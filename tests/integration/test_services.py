@@ -17,7 +17,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
 
-from games.tasks import ping
+from games.play.tasks import ping
 from tests.conftest import ROOT
 from tests.sockets import ping_round_trip
 
@@ -52,7 +52,7 @@ async def test_a_health_probe_leaves_no_redis_subscription_behind():
     probe cancels one, so three probes leave no ``healthz.`` channel subscribed."""
     import redis.asyncio
 
-    from games.health import probe_channel_layer
+    from games.web.health import probe_channel_layer
 
     for _ in range(3):
         assert (await probe_channel_layer()).ok

@@ -1,5 +1,5 @@
 """Two ASGI server processes sharing PostgreSQL and Redis: an action through one reaches a socket
-on the other (issue 7, section 3). Runs in the second pass of ``make test``.
+on the other. Runs in the second pass of ``make test``.
 
 Both daphne processes serve the test database of this run (pytest-django's ``test_<name>``; the
 test is transactional so they see its rows) and one channels-redis prefix of their own, so no
@@ -26,7 +26,8 @@ from django.conf import settings
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
-from games.services import lobby, selectors
+from games.play import lobby
+from games.play.reads import fetch
 from risk.rules import apply_patch
 from risk.rules.bots import RandomBot, decide
 from tests.integration import processes
@@ -67,16 +68,16 @@ def view_of(game_id: int, username: str) -> dict[str, Any]:
     """The view ``GET /api/games/{id}`` shows ``username`` now."""
     from django.contrib.auth import get_user_model
 
-    from games.services import reading
+    from games.play.reads import shown
 
     user = get_user_model().objects.get(username=username)
-    return json.loads(json.dumps(reading.game_detail(selectors.game_get(game_id), user)["view"]))
+    return json.loads(json.dumps(shown.game_detail(fetch.game_get(game_id), user)["view"]))
 
 
 def arrange(game_id: int, player: str) -> tuple[dict[str, Any], int]:
     """``player``'s set-up: both players arrange at once, so neither waits on an AI."""
-    game = selectors.game_get(game_id)
-    action = decide(RandomBot(random.Random(player)), selectors.game_state(game), player)
+    game = fetch.game_get(game_id)
+    action = decide(RandomBot(random.Random(player)), fetch.game_state(game), player)
     assert action.type == "arrange"
     return action.to_dict(), game.version
 

@@ -1,4 +1,4 @@
-"""Hints (issue 16): the hard AI's choice with its reasons in words and the exact odds it used."""
+"""Hints: the hard AI's choice with its reasons in words and the exact odds it used."""
 
 from __future__ import annotations
 

@@ -108,6 +108,309 @@ def test_the_map_and_its_drawn_board_are_package_data_of_risk():
     assert [p.name for p in (ROOT / "combat" / "data").iterdir()] == ["risk_rolls.npz"]
 
 
+def test_40_coastal_territories_each_with_a_station(board):
+    coastal = [name for name in board.territories if board.coastal(name)]
+    assert len(coastal) == 40
+    assert all(board.stations_of(name) for name in coastal)
+    assert len(board.stations) == 53  # 40 coasts, 13 of them on two oceans
+
+
+def test_afghanistan_and_irkutsk_are_inland(board):
+    inland = sorted(name for name in board.territories if not board.coastal(name))
+    assert inland == ["Afghanistan", "Irkutsk"]
+    assert board.stations_of("Afghanistan") == ()
+    assert not [s for s in board.stations.values() if s.territory in inland]
+
+
+def test_one_station_per_coast_and_ocean(board):
+    pairs = {(t.name, o) for t in board.territories.values() for o in t.oceans}
+    assert {(s.territory, s.ocean) for s in board.stations.values()} == pairs
+    brazil = board.stations["Atlantic:Brazil"]
+    assert (brazil.ocean, brazil.territory) == ("Atlantic", "Brazil")
+    assert all(0 <= s.x <= 1 and 0 <= s.y <= 1 for s in board.stations.values())
+
+
+def test_two_ocean_coasts_of_the_rule_text(board):
+    for territory, oceans in TWO_OCEAN_COASTS.items():
+        assert {board.ocean_of(key) for key in board.stations_of(territory)} == oceans, territory
+    two = {name for name, t in board.territories.items() if len(t.oceans) == 2}
+    assert two == set(TWO_OCEAN_COASTS)
+
+
+def test_one_ocean_coasts_of_the_rule_text(board):
+    assert board.stations_of("Eastern Australia") == ("Indian:Eastern Australia",)
+    assert board.stations_of("Western Australia") == ("Pacific:Western Australia",)
+    assert board.stations_of("Iceland") == ("Atlantic:Iceland",)
+
+
+def test_stations_of_follows_the_map_ocean_order(board):
+    assert board.oceans == ("Pacific", "Atlantic", "Indian", "Arctic")
+    assert board.stations_of("Alaska") == ("Pacific:Alaska", "Arctic:Alaska")
+    assert board.stations_of("Egypt") == ("Atlantic:Egypt", "Indian:Egypt")
+
+
+# -- the sea graph ---------------------------------------------------------------------------------
+
+
+def test_lanes_are_positive_and_stay_in_one_ocean_but_at_two_ocean_coasts(board):
+    assert len(board.lanes) == 83
+    assert all(isinstance(d, int) and d >= 1 for _, _, d in board.lanes)
+    crossings = {
+        frozenset((a, b)) for a, b, _ in board.lanes if board.ocean_of(a) != board.ocean_of(b)
+    }
+    assert crossings == {frozenset(board.stations_of(t)) for t in TWO_OCEAN_COASTS}
+    assert all(d == 1 for a, b, d in board.lanes if frozenset((a, b)) in crossings)
+
+
+def test_every_station_reaches_every_other(board):
+    for start in board.stations:
+        assert set(board.reachable(start, 10**6)) == set(board.stations), start
+
+
+def test_every_station_reaches_its_own_ocean_without_leaving_it(board):
+    for ocean in board.oceans:
+        members = {k for k, s in board.stations.items() if s.ocean == ocean}
+        links = {k: set() for k in members}
+        for a, b, _ in board.lanes:
+            if a in members and b in members:
+                links[a].add(b)
+                links[b].add(a)
+        seen, todo = set(), [next(iter(members))]
+        while todo:
+            here = todo.pop()
+            if here not in seen:
+                seen.add(here)
+                todo.extend(links[here])
+        assert seen == members, ocean
+
+
+def test_hand_worked_distances(board):
+    # Brazil -2- North Africa -1- Congo (round by Argentina - South Africa it is 1 + 4 + 1).
+    assert board.distance("Atlantic:Brazil", "Atlantic:Congo") == 3
+    assert board.distance("Atlantic:Congo", "Atlantic:Brazil") == 3
+    # The direct crossing (4) beats the northern shore Quebec-Greenland-Iceland-Britain (5).
+    assert board.distance("Atlantic:Eastern United States", "Atlantic:Western Europe") == 4
+    # Arctic Ural -1- Arctic Ukraine -1- Atlantic Ukraine (Black Sea) -1- Atlantic Middle East
+    # -1- Indian Middle East -1- Indian India.
+    assert board.distance("Arctic:Ural", "Indian:India") == 5
+    # Central America to Siam: across to New Guinea 5 + Indonesia 1 + Siam 1 + into the Indian 1,
+    # or by the north shore (Western US, Alberta, Alaska, Kamchatka, Mongolia, China, Siam) 7 + 1.
+    assert board.distance("Pacific:Central America", "Indian:Siam") == 8
+    assert board.distance("Pacific:Peru", "Pacific:Peru") == 0
+
+
+def test_reachable_within_a_budget(board):
+    assert board.reachable("Arctic:Greenland", 2) == {
+        "Arctic:Greenland": 0,
+        "Arctic:Northwest Territory": 1,
+        "Atlantic:Greenland": 1,
+        "Arctic:Alaska": 2,
+        "Arctic:Scandinavia": 2,
+        "Atlantic:Northwest Territory": 2,
+        "Atlantic:Quebec": 2,
+        "Atlantic:Iceland": 2,
+    }
+    assert board.reachable("Indian:Madagascar", 0) == {"Indian:Madagascar": 0}
+
+
+def test_coasts_within_one_boat_length(board):
+    assert board.coasts_within("Atlantic:Southern Europe") == (
+        "Egypt",
+        "Middle East",
+        "North Africa",
+        "Southern Europe",
+        "Ukraine",
+        "Western Europe",
+    )
+    # Alaska's Arctic station is 1 away but in another ocean: it does not add a coast.
+    assert board.coasts_within("Pacific:Alaska") == ("Alaska", "Alberta", "Kamchatka")
+    assert board.coasts_within("Indian:Siam") == ("India", "Indonesia", "Siam")
+    assert board.coasts_within("Atlantic:Brazil", reach=2) == (
+        "Argentina",
+        "Brazil",
+        "Central America",
+        "North Africa",
+        "Venezuela",
+    )
+
+
+def test_unknown_names_in_queries_raise_key_error(board):
+    with pytest.raises(KeyError):
+        board.distance("Atlantic:Atlantis", "Atlantic:Brazil")
+    with pytest.raises(KeyError):
+        board.coastal("Atlantis")
+
+
+def test_load_map_is_cached():
+    assert load_map() is load_map("classic")
+    assert load_map().stations is load_map().stations
+
+
+def test_unknown_map_name():
+    with pytest.raises(MapError) as caught:
+        load_map("no-such-board")
+    assert caught.value.code == "unknown-map"
+    with pytest.raises(MapError) as caught:
+        map_path("../etc/passwd")
+    assert caught.value.code == "bad-map-name"
+
+
+def test_parse_map_builds_an_equal_map(board):
+    again = parse_map(copy.deepcopy(RAW))
+    assert again == board
+    assert hash(again) == hash(board)
+
+
+# -- broken maps -----------------------------------------------------------------------------------
+
+
+def _drop(raw: dict, key: str, value: str) -> None:
+    raw["territories"][key]["adjacent"].remove(value)
+
+
+def _isolate(raw: dict, station: str) -> None:
+    raw["sea"]["lanes"] = [lane for lane in raw["sea"]["lanes"] if station not in lane[:2]]
+
+
+def _add_lane(raw: dict, a: str, b: str, d: int) -> None:
+    raw["sea"]["lanes"].append([a, b, d])
+
+
+def _set_distance(raw: dict, a: str, b: str, d) -> None:
+    for lane in raw["sea"]["lanes"]:
+        if lane[:2] == [a, b]:
+            lane[2] = d
+
+
+BROKEN = {
+    "one-way-border": (lambda r: _drop(r, "Kamchatka", "Alaska"), ("Alaska", "Kamchatka")),
+    "unknown-continent": (
+        lambda r: r["territories"]["Peru"].update(continent="Atlantis"),
+        ("Peru", "Atlantis"),
+    ),
+    "bad-card": (
+        lambda r: r["territories"]["Japan"].update(card="Dragon"),
+        ("Japan", "Dragon"),
+    ),
+    "uneven-cards": (
+        lambda r: r["territories"]["Japan"].update(card="Infantry"),
+        ("15 infantry", "13 artillery"),
+    ),
+    "bad-wild-cards": (lambda r: r.update(wild_cards=-1), ("wild_cards", "-1")),
+    "bad-bonus": (lambda r: r["continents"]["Asia"].update(bonus=0), ("Asia",)),
+    "missing-key": (lambda r: r["territories"]["Ural"].pop("adjacent"), ("Ural", "adjacent")),
+    "bad-type": (lambda r: r["territories"]["Ural"].update(oceans="Arctic"), ("Ural", "oceans")),
+    "self-border": (lambda r: r["territories"]["Ural"]["adjacent"].append("Ural"), ("Ural",)),
+    "unknown-neighbour": (
+        lambda r: r["territories"]["Ural"]["adjacent"].append("Atlantis"),
+        ("Ural", "Atlantis"),
+    ),
+    "territory-in-two-continents": (
+        lambda r: r["continents"]["Europe"]["territories"].append("Egypt"),
+        ("Egypt", "Africa", "Europe"),
+    ),
+    "territory-in-no-continent": (
+        lambda r: r["continents"]["Asia"]["territories"].remove("Siam"),
+        ("Siam",),
+    ),
+    "unknown-ocean": (
+        lambda r: r["territories"]["India"]["oceans"].append("Southern"),
+        ("India", "Southern"),
+    ),
+    "missing-station": (
+        lambda r: r["sea"]["stations"].pop("Atlantic:Brazil"),
+        ("Brazil", "Atlantic"),
+    ),
+    "stray-station": (
+        lambda r: r["sea"]["stations"].update({"Pacific:Brazil": {"x": 0.3, "y": 0.6}}),
+        ("Pacific:Brazil",),
+    ),
+    "bad-station-key": (
+        lambda r: r["sea"]["stations"].update({"Brazil": {"x": 0.3, "y": 0.6}}),
+        ("Brazil",),
+    ),
+    "bad-coordinates": (
+        lambda r: r["sea"]["stations"]["Atlantic:Brazil"].update(x=1.5),
+        ("Atlantic:Brazil", "1.5"),
+    ),
+    "cross-ocean-lane": (
+        lambda r: _add_lane(r, "Atlantic:Brazil", "Pacific:Peru", 3),
+        ("Atlantic:Brazil", "Pacific:Peru"),
+    ),
+    "unknown-station": (
+        lambda r: _add_lane(r, "Atlantic:Brazil", "Atlantic:Atlantis", 1),
+        ("Atlantic:Atlantis",),
+    ),
+    "bad-distance": (
+        lambda r: _set_distance(r, "Atlantic:Brazil", "Atlantic:North Africa", 0),
+        ("Atlantic:Brazil", "Atlantic:North Africa"),
+    ),
+    "duplicate-lane": (
+        lambda r: _add_lane(r, "Atlantic:North Africa", "Atlantic:Brazil", 3),
+        ("Atlantic:North Africa", "Atlantic:Brazil"),
+    ),
+    "unreachable-station": (lambda r: _isolate(r, "Atlantic:Iceland"), ("Atlantic:Iceland",)),
+}
+
+
+@pytest.mark.parametrize("code", sorted(BROKEN))
+def test_broken_maps_are_refused_naming_the_fault(code):
+    change, culprits = BROKEN[code]
+    error = refused(broken(change))
+    assert error.code == code
+    for culprit in culprits:
+        assert culprit in error.message, (culprit, error.message)
+    assert str(error) == f"[{code}] {error.message}"
+    assert isinstance(error, ValueError)
+
+
+def test_a_two_ocean_station_cut_off_from_its_own_ocean_is_refused():
+    """Joined to the Pacific, but no Atlantic lane: still unreachable inside the Atlantic."""
+
+    def cut(raw: dict) -> None:
+        raw["sea"]["lanes"] = [
+            lane
+            for lane in raw["sea"]["lanes"]
+            if "Atlantic:Central America" not in lane[:2] or lane[0].startswith("Pacific:")
+        ]
+
+    error = refused(broken(cut))
+    assert error.code == "unreachable-station"
+    assert "Atlantic:Central America" in error.message
+
+
+def test_oceans_sharing_a_coast_must_be_joined():
+    def no_crossings(raw: dict) -> None:
+        raw["sea"]["lanes"] = [
+            lane for lane in raw["sea"]["lanes"] if lane[0].split(":")[0] == lane[1].split(":")[0]
+        ]
+
+    error = refused(broken(no_crossings))
+    assert error.code == "disconnected-sea"
+    assert "Atlantic" in error.message and "Pacific" in error.message
+
+
+def test_oceans_that_share_no_coast_may_stay_apart():
+    """A second map is only data: an ocean no two-ocean coast touches need not be joined."""
+
+    def lone_indian(raw: dict) -> None:
+        # Cut the Indian off: its two-ocean coasts keep only the Indian, the other station goes.
+        for name in ("Egypt", "Middle East", "South Africa", "Siam", "Indonesia"):
+            other = next(o for o in raw["territories"][name]["oceans"] if o != "Indian")
+            raw["territories"][name]["oceans"] = ["Indian"]
+            raw["territories"][name]["ocean_source"] = "test"
+            del raw["sea"]["stations"][f"{other}:{name}"]
+            raw["sea"]["lanes"] = [
+                lane for lane in raw["sea"]["lanes"] if f"{other}:{name}" not in lane[:2]
+            ]
+
+    board = parse_map(broken(lone_indian))
+    assert board.distance("Indian:Egypt", "Atlantic:North Africa") is None
+    # Egypt -1- Middle East -1- India -1- Siam -1- Indonesia -2- Eastern Australia.
+    assert board.distance("Indian:Egypt", "Indian:Eastern Australia") == 6
+    assert len(board.stations) == 48
+
+
 def test_a_document_that_is_not_an_object_is_refused():
     with pytest.raises(MapError) as caught:
         parse_map([])

@@ -1,4 +1,4 @@
-"""The Fast Risk move notation (issue 18): the issue's examples, the errors, the round trip.
+"""The Fast Risk move notation: the documented examples, the errors, the round trip.
 
 The examples are worked by hand on small states built with ``make_state`` (what matters named,
 the rest filler); the round trip ``parse_action(state, p, format_action(state, a)) == a`` is

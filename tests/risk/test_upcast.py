@@ -1,4 +1,4 @@
-"""Stored states of an older schema load through ``risk.rules.upcast`` (issue 14)."""
+"""Stored states of an older schema load through ``risk.rules.upcast``."""
 
 from __future__ import annotations
 

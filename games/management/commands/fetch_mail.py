@@ -1,13 +1,13 @@
 """``manage.py fetch_mail``: read replies from a mailbox, for operators without a mail provider.
 
-Two sources, each mail handed to the one inbound service (``inbound_mail.receive_mail``), as
+Two sources, each mail handed to the one inbound service (``games.mail.intake.receive_mail``), as
 the anymail webhook does:
 
 - ``--maildir PATH``: a Maildir (e.g. what a local MTA or fetchmail delivers to). Each message
   in ``new/`` is read and then moved to ``cur/`` marked seen (``S``), so the next run skips it;
   a message the service *parks* (over a size or shape limit, or its processing failed: see
-  ``inbound_mail``) goes to the Maildir++ folder ``.Quarantine`` instead (its own ``cur/``), for
-  an operator to look at, and the run goes on with the next. The files are moved by name (the
+  ``games.mail.intake``) goes to the Maildir++ folder ``.Quarantine`` instead (its own ``cur/``),
+  for an operator to look at, and the run goes on with the next. The files are moved by name (the
   Maildir way: a rename), never parsed here: ``mailbox``'s ``get_message`` would parse each mail
   before the service's limits are checked.
 - IMAP (``--imap URL`` or ``MAIL_IMAP_URL``): ``imaps://user:password@host[:port]/FOLDER``
@@ -37,7 +37,7 @@ from urllib.parse import unquote, urlsplit
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.services.inbound_mail import InboundResult, receive_mail
+from games.mail.intake import InboundResult, receive_mail
 
 #: Messages one run reads at most (the rest wait for the next run).
 BATCH = 200

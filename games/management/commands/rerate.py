@@ -1,10 +1,10 @@
-"""``manage.py rerate``: recompute every rating from the results (issue 19).
+"""``manage.py rerate``: recompute every rating from the results.
 
 Wipes ``Rating`` and ``RatingChange`` and replays every finished rated game and room in the
 order they ended, in one transaction; the numbers equal those the after-game tasks gave.
 
 ``--rerank`` first ranks every finished game again with the engine's current ranking
-(``games.services.rerank``: the eliminated by when they went out, RULES.md J12) and records
+(``games.ratings.rerank``: the eliminated by when they went out, RULES.md J12) and records
 that order on the board of every game still running, then rates. Migration 0013 does the same
 ranking on deploy; after it, ``rerate`` puts the ratings on the corrected order.
 """
@@ -15,7 +15,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.services import ratings, rerank
+from games.ratings import rate, rerank
 
 
 class Command(BaseCommand):
@@ -34,5 +34,5 @@ class Command(BaseCommand):
             for done in changed:
                 self.stdout.write(done.line())
             self.stdout.write(f"reranked {len(changed)} game(s)")
-        count = ratings.rerate()
+        count = rate.rerate()
         self.stdout.write(f"rerated {count} result(s)")

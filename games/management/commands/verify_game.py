@@ -1,7 +1,7 @@
 """``manage.py verify_game <id>`` or ``manage.py verify_game --file replay.json``.
 
 Re-derives every roll of a finished game from its revealed seed and replays the game from
-scratch to the stored final state (``games.services.verify``). Prints a short report and exits 0,
+scratch to the stored final state (``games.play.verify``). Prints a short report and exits 0,
 or prints the first mismatch (with its log sequence) and exits 1. ``--file`` checks a body
 downloaded from ``GET /api/games/{id}/replay`` without the database: the players, options,
 seeds and log come from the file; there are no board rows, so the final state is not compared
@@ -17,15 +17,15 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from config.exceptions import ApplicationError
 from games.models import Game
-from games.services.verify import (
+from games.play.verify import (
     ReplayFormatError,
     VerifyReport,
     game_verify,
     replay_data_from_json,
     verify_replay,
 )
+from games.web.exceptions import ApplicationError
 
 
 class Command(BaseCommand):

@@ -2,7 +2,7 @@
 
 Checks the seed against the commitment published at the room's creation, the roll numbers
 1..N of the room's journal, every roll against the seed, and every battle's result by resolving
-its request again with the same dice (``games.services.rooms.verify``). Prints a short report
+its request again with the same dice (``games.rooms.verify``). Prints a short report
 and exits 0, or prints the first mismatch (with its journal number) and exits 1. Like
 ``verify_game``, it refuses a room that is still running: its seed is secret until the end.
 """
@@ -13,9 +13,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from config.exceptions import ApplicationError
 from games.models import Room
-from games.services.rooms.verify import room_verify
+from games.rooms.verify import room_verify
+from games.web.exceptions import ApplicationError
 
 
 class Command(BaseCommand):

@@ -1,1 +1,0 @@
-"""The game server's HTTP API (DRF): thin views that parse, call a service and serialise."""

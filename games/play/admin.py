@@ -1,0 +1,244 @@
+"""Live games in the admin: games, boards, seats and deadlines, with the operator's levers
+(pause/resume, end a game, extend a deadline, replace a seat with the AI), each a service call
+(``games.play.operations``)."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+
+from games.common.admin import SECRET, OperatorActions, ReadOnlyInline
+from games.models import (
+    Deadline,
+    Game,
+    GameSnapshot,
+    Seat,
+)
+from games.play import operations
+from games.web.admin_secrets import ReadOnly, SecretSafeAdmin
+from risk.rules import to_dict, view_for
+from risk.rules.upcast import load_state
+
+# --- games --------------------------------------------------------------------------------------
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = ("position", "player", "user", "colour", "state", "timeouts", "last_seen_sequence")
+    readonly_fields = fields
+    show_change_link = True
+
+
+class OpenDeadlineInline(ReadOnlyInline):
+    model = Deadline
+    verbose_name_plural = "open deadlines"
+    fields = ("seat", "kind", "opened_at", "remind_at", "reminded_at", "due_at")
+    readonly_fields = fields
+    show_change_link = True
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).filter(status=Deadline.Status.OPEN)
+
+
+#: Every Game field but the seed, which is shown through ``revealed_seed``.
+GAME_FIELDS = (
+    "name",
+    "kind",
+    "status",
+    "creator",
+    "public",
+    "invite_token",
+    "seat_count",
+    "options",
+    "time_control",
+    "time_per_decision",
+    "max_timeouts",
+    "seed_commitment",
+    "revealed_seed",
+    "version",
+    "live_board",
+    "result",
+    "created_at",
+    "started_at",
+    "paused_at",
+    "finished_at",
+)
+#: What an operator may edit in place; the rest changes through the services only.
+GAME_EDITABLE = ("name", "public", "max_timeouts")
+
+
+@admin.register(Game)
+class GameAdmin(SecretSafeAdmin, OperatorActions, admin.ModelAdmin):
+    list_display = (
+        "id",
+        "__str__",
+        "kind",
+        "status",
+        "time_control",
+        "public",
+        "seat_count",
+        "version",
+        "creator",
+        "created_at",
+    )
+    list_display_links = ("id", "__str__")
+    list_filter = ("status", "kind", "time_control", "public")
+    # Never the seed: a search box would let anyone test guesses against it.
+    search_fields = ("=id", "name", "creator__username", "seats__player")
+    list_select_related = ("creator",)
+    fields = GAME_FIELDS
+    readonly_fields = tuple(f for f in GAME_FIELDS if f not in GAME_EDITABLE)
+    inlines = (SeatInline, OpenDeadlineInline)
+    actions = ("pause_games", "resume_games", "end_games")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # games are made in the lobby, with a seed and seats
+
+    def has_delete_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        # Only a lobby game with no board and no log; a game that ran is ended, not deleted.
+        return (
+            obj is not None
+            and obj.status == Game.Status.OPEN
+            and super().has_delete_permission(request, obj)
+        )
+
+    def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
+        # Only the edited columns: a full save would write back the version and status read
+        # when the form was posted, over an action committed in between.
+        changed = [f for f in form.changed_data if f in GAME_EDITABLE]
+        if changed:
+            obj.save(update_fields=changed)
+
+    @admin.display(description="seed")
+    def revealed_seed(self, obj: Game) -> str:
+        return obj.server_seed if obj.status == Game.Status.FINISHED else SECRET
+
+    @admin.display(description="live board (read-only)")
+    def live_board(self, obj: Game) -> str:
+        if not GameSnapshot.objects.filter(pk=obj.pk).exists():
+            return "not started"
+        url = reverse("admin:games_gamesnapshot_change", args=[obj.pk])
+        return format_html('<a href="{}">board at log entry {}</a>', url, obj.version)
+
+    @admin.action(description="Pause the selected games", permissions=("operate",))
+    def pause_games(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self.run_each(request, queryset, operations.game_pause, "Paused")
+
+    @admin.action(description="Resume the selected games", permissions=("operate",))
+    def resume_games(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self.run_each(request, queryset, operations.game_resume, "Resumed")
+
+    @admin.action(description="End the selected games (no winner)", permissions=("operate",))
+    def end_games(self, request: HttpRequest, queryset: QuerySet) -> None:
+        reason = f"ended by {request.user.get_username()} in the admin"
+        self.run_each(request, queryset, lambda g: operations.game_end(g, reason), "Ended")
+
+
+# --- boards -------------------------------------------------------------------------------------
+
+
+@admin.register(GameSnapshot)
+class GameSnapshotAdmin(SecretSafeAdmin, ReadOnly, admin.ModelAdmin):
+    """A game's board, read-only, from its snapshot row. While the game runs it is the public
+    view (``view_for`` with no player: hand sizes, not cards; no deck order; the seed's
+    commitment, not the seed), like a spectator's; once the game is over, the whole state."""
+
+    list_display = ("game", "version", "schema_version", "updated_at")
+    search_fields = ("=game__id",)
+    list_select_related = ("game",)
+    fields = ("game", "version", "schema_version", "updated_at", "board")
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).defer("state")
+
+    @admin.display(description="board")
+    def board(self, obj: GameSnapshot) -> str:
+        state = load_state(GameSnapshot.objects.values_list("state", flat=True).get(pk=obj.pk))
+        shown = to_dict(state) if obj.game.status == Game.Status.FINISHED else view_for(state, None)
+        return format_html("<pre>{}</pre>", json.dumps(shown, indent=1, sort_keys=True))
+
+
+# --- seats --------------------------------------------------------------------------------------
+
+
+@admin.register(Seat)
+class SeatAdmin(SecretSafeAdmin, ReadOnly, OperatorActions, admin.ModelAdmin):
+    list_display = ("__str__", "game", "position", "player", "user", "state", "timeouts")
+    list_filter = ("state", "game__status")
+    search_fields = ("player", "user__username", "=game__id")
+    list_select_related = ("game", "user")
+    fields = (
+        "game",
+        "position",
+        "player",
+        "user",
+        "colour",
+        "state",
+        "timeouts",
+        "last_seen_sequence",
+        "turns",
+        "revealed_client_seed",
+        "joined_at",
+    )
+    readonly_fields = fields
+    actions = ("replace_with_ai",)
+
+    @admin.display(description="client seed")
+    def revealed_client_seed(self, obj: Seat) -> str:
+        return obj.client_seed if obj.game.status == Game.Status.FINISHED else SECRET
+
+    @admin.action(description="Replace with AI", permissions=("operate",))
+    def replace_with_ai(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self.run_each(
+            request,
+            queryset.select_related("game"),
+            lambda seat: operations.seat_replace_with_bot(seat.game, seat),
+            "Replaced with the AI",
+        )
+
+
+# --- deadlines ----------------------------------------------------------------------------------
+
+
+@admin.register(Deadline)
+class DeadlineAdmin(SecretSafeAdmin, ReadOnly, OperatorActions, admin.ModelAdmin):
+    list_display = (
+        "id",
+        "game",
+        "seat",
+        "kind",
+        "status",
+        "opened_at",
+        "remind_at",
+        "reminded_at",
+        "due_at",
+        "closed_at",
+    )
+    list_filter = ("status", "game__time_control", "kind")
+    search_fields = ("seat__player", "=game__id")
+    list_select_related = ("game", "seat")
+    date_hierarchy = "due_at"
+    fields = list_display[1:]
+    readonly_fields = fields
+    actions = ("extend_hour", "extend_day")
+
+    @admin.action(description="Extend by 1 hour", permissions=("operate",))
+    def extend_hour(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self._extend(request, queryset, timedelta(hours=1), "1 hour")
+
+    @admin.action(description="Extend by 1 day", permissions=("operate",))
+    def extend_day(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self._extend(request, queryset, timedelta(days=1), "1 day")
+
+    def _extend(self, request: HttpRequest, queryset: QuerySet, by: timedelta, text: str) -> None:
+        self.run_each(
+            request, queryset, lambda d: operations.deadline_extend(d, by), f"Extended by {text}"
+        )

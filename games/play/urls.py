@@ -1,0 +1,24 @@
+"""Live games' API routes (mounted under ``/api/``)."""
+
+from django.urls import path
+
+from games.play.api import games, replays
+
+urlpatterns = [
+    path("games", games.GameListApi.as_view(), name="games"),
+    path("games/<id:game_id>", games.GameDetailApi.as_view(), name="game"),
+    path("games/<id:game_id>/join", games.JoinApi.as_view(), name="game-join"),
+    path("games/<id:game_id>/leave", games.LeaveApi.as_view(), name="game-leave"),
+    path("games/<id:game_id>/bots", games.BotsApi.as_view(), name="game-bots"),
+    path("games/<id:game_id>/start", games.StartApi.as_view(), name="game-start"),
+    path("games/<id:game_id>/events", games.EventsApi.as_view(), name="game-events"),
+    path("games/<id:game_id>/chat", games.ChatApi.as_view(), name="game-chat"),
+    path("games/<id:game_id>/actions", games.ActionsApi.as_view(), name="game-actions"),
+    path("games/<id:game_id>/replay", games.ReplayApi.as_view(), name="game-replay"),
+    path(
+        "games/<id:game_id>/replay/board",
+        replays.ReplayBoardApi.as_view(),
+        name="game-replay-board",
+    ),
+    path("games/<id:game_id>/hint", games.HintApi.as_view(), name="game-hint"),
+]
