@@ -1,7 +1,7 @@
 """pytest-xdist keeps the tests of one ``xdist_group`` on one worker (``--dist loadgroup``, as
 scripts/test.sh runs both passes): the fault tests and each browser module rely on it.
 
-pytest 9.2 keeps a node's id where pytest-xdist 3.8 no longer renames it, and every group was
+pytest 9.2 keeps a node's id where pytest-xdist 3.8 does not rename it, and every group was
 then silently ignored: the tests of a group ran on both workers. Checked here on a throwaway
 test file in a pytest of its own, so an upgrade that breaks it again fails the suite.
 """
