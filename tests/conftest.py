@@ -71,7 +71,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def _long_ones_first(items: list[pytest.Item]) -> None:
     """The long tests (``slow`` sweeps, browser sessions) first, the rest in their order.
     pytest-xdist hands tests out in this order as workers come free: a minute-long test drawn
-    last kept one worker busy while the other had nothing left to do."""
+    last would keep one worker busy while the other had nothing left to do."""
     items.sort(key=lambda item: not (item.get_closest_marker("slow") or
                                      item.get_closest_marker("browser")))  # fmt: skip
 
