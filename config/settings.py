@@ -160,7 +160,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "config.storage.ModuleManifestStaticFilesStorage"
     },
 }
 # Without collectstatic (tests, a quick `runserver`) whitenoise serves from the app folders.

@@ -1,5 +1,5 @@
-"""Events in words (``eventText`` in events.js, ``Warboard.events.text``: the game page's event
-log and the replay viewer), run under Node.
+"""Events in words (``eventText`` in text.js: the game page's event log and the replay viewer),
+imported by Node.
 
 Every event random games make (as a seat and a spectator see them) gets a sentence of its own,
 with no "null", "true" or "undefined" in it; a few sentences are checked word for word.
@@ -7,33 +7,23 @@ with no "null", "true" or "undefined" in it; a few sentences are checked word fo
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
 
 from risk.rules import apply, events_for, game_dice, new_game, pending_decisions
 from risk.rules.bots import RandomBot, decide
-from tests.conftest import ROOT
-from tests.frontend.test_game_js_patch import _node
+from tests.frontend.node import import_line, run_script
 
-EVENTS_JS = ROOT / "frontend" / "static" / "frontend" / "events.js"
-
-RUNNER = """
-const events = JSON.parse(require("fs").readFileSync(0, "utf8"));
-const out = events.map((e) => [Boolean(EVENT_TEXT[e.type]), eventText(e)]);
+RUNNER = (
+    import_line("text.js", "EVENT_TEXT", "eventText")
+    + """
+const out = input.map((e) => [Boolean(EVENT_TEXT[e.type]), eventText(e)]);
 process.stdout.write(JSON.stringify(out));
 """
+)
 
 
 def sentences(events: list[dict]) -> list[tuple[bool, str]]:
-    source = EVENTS_JS.read_text()
-    start = source.index("// [events start]")
-    end = source.index("// [events end]")
-    result = subprocess.run(
-        [_node(), "-e", source[start:end] + RUNNER], input=json.dumps(events),
-        capture_output=True, text=True, timeout=60, check=True,
-    )  # fmt: skip
-    return [tuple(x) for x in json.loads(result.stdout)]
+    return [tuple(x) for x in run_script(RUNNER, events)]
 
 
 def test_every_event_of_random_games_reads_as_a_sentence():
