@@ -2,7 +2,8 @@
 server sends: a state, then updates whose patches come from ``risk.rules.view_patch`` on a real
 game. An update for the version held is applied (the view rebuilt exactly), an old one ignored,
 and one after a gap (or whose patch does not fit) reported as missed, so the page asks for the
-state. Needs Node.js (tests/frontend/node.py).
+state; a timed game's update (``games.play.push``) carries the deadlines, so the page
+keeps its countdowns and asks for nothing. Needs Node.js (tests/frontend/node.py).
 """
 
 from __future__ import annotations
@@ -82,3 +83,32 @@ def test_the_pending_decisions_carry_the_deadlines_of_the_last_state():
         ("alice", None),
         ("bob", "2030-01-02T03:04:05Z"),
     ]
+
+
+RECEIVER = (
+    import_line("state.js", "GameState")
+    + """
+const page = new GameState();
+page.applyState(input.state);
+const out = input.messages.map((m) => ({ ...page.receiveUpdate(m), pending: page.pendingList() }));
+process.stdout.write(JSON.stringify(out));
+"""
+)
+
+
+def test_a_timed_games_update_carries_the_deadlines_and_the_page_asks_for_no_state():
+    start, messages, views = updates(3)
+    start["time_control"] = "live"
+    due = "2030-01-02T03:09:05+00:00"
+    timed = [  # as broadcast.update_messages sends them in a timed game
+        {**message, "pending": [{**p, "deadline": due} for p in view["pending"]]}
+        for message, view in zip(messages, views, strict=True)
+    ]
+    gap = {**messages[2], "version": 9, "base_version": 8}
+    got = run_script(RECEIVER, {"state": start, "messages": [*timed, gap]})
+    assert [(g["render"], g["askState"]) for g in got] == [(True, False)] * 3 + [(False, True)]
+    for g, view in zip(got[:3], views, strict=True):
+        assert [(p["player"], p["kind"], p["deadline"]) for p in g["pending"]] == [
+            (p["player"], p["kind"], due) for p in view["pending"]
+        ]
+        assert g["pending"]

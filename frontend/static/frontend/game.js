@@ -11,7 +11,7 @@ import { createActionsPanel } from "./forms.js";
 import { renderBattle, renderEvents, renderFacts, renderSeats, renderStatus, renderTables, renderTurn, tickCountdowns } from "./panels.js";
 import { GameSocket } from "./socket.js";
 import { GameState } from "./state.js";
-import { actionResultText, noticeText } from "./text.js";
+import { actionResultText, loadCatalog, noticeText } from "./text.js";
 
 const gameId = Number(document.body.dataset.gameId);
 // A private game is read with its invite token (/games/<id>?invite=<token>): passed on to the
@@ -87,12 +87,9 @@ function applyState(detail) {
 }
 
 function applyUpdate(message) {
-  const outcome = state.applyUpdate(message);
-  if (outcome === "missed") { socket.send({ type: "state" }); return; }
-  if (outcome !== "applied") return;
-  render();
-  // The update's pending has no deadlines: in a timed game ask for the full state for them.
-  if (state.game && state.game.time_control !== "untimed") socket.send({ type: "state" });
+  const { render: changed, askState } = state.receiveUpdate(message);
+  if (askState) socket.send({ type: "state" });
+  if (changed) render();
 }
 
 async function loadLog() {
@@ -190,7 +187,8 @@ loadShapes();
 if (!Number.isInteger(gameId) || gameId < 1) {
   noSuchGame("No such game.");
 } else {
-  api("GET", `/api/games/${gameId}${inviteQuery ? `?${inviteQuery}` : ""}`).then((res) => {
+  // the events' sentences come from the protocol's catalog: loaded with the first state
+  Promise.all([api("GET", `/api/games/${gameId}${inviteQuery ? `?${inviteQuery}` : ""}`), loadCatalog()]).then(([res]) => {
     if (res.status === 404) { noSuchGame(); return; }
     if (res.ok && state.game === null) applyState(res.data);
     else if (!res.ok) setText("status-line", `Could not load the game: ${errorText(res.data, res.status)}`, "status-line bad");

@@ -8,7 +8,7 @@
 import { create as createBoard } from "./board.js";
 import { api, el, errorText, setText } from "./common.js";
 import { applyPatch } from "./patch.js";
-import { eventText } from "./text.js";
+import { eventText, loadCatalog } from "./text.js";
 
 const gameId = document.body.dataset.gameId;
 const CHECKPOINT = 50; // a view kept every 50 entries: stepping back re-applies at most 49 patches
@@ -154,7 +154,7 @@ async function loadBoard() {
 }
 
 async function load() {
-  const res = await api("GET", `/api/games/${encodeURIComponent(gameId)}/replay`);
+  const [res] = await Promise.all([api("GET", `/api/games/${encodeURIComponent(gameId)}/replay`), loadCatalog()]);
   if (!res.ok) {
     setText("replay-status", `Could not load the replay: ${errorText(res.data, res.status)}`, "bad");
     return;

@@ -41,10 +41,19 @@ export class GameState {
     this.version = message.version;
     this.status = message.status;
     if (this.game) this.game.status = this.status;
+    // a timed game's update carries who it waits for with the deadlines: the countdowns go on
+    if (this.game && Array.isArray(message.pending)) this.game.pending = message.pending;
     if (!this.log.some((e) => e.sequence === message.sequence)) {
       this.log.push({ sequence: message.sequence, events: message.events });
     }
     return "applied";
+  }
+
+  // An update as the page acts on it: {render, askState}. The page asks for the whole state only
+  // when a version was missed (or a patch did not fit), never after a normal update.
+  receiveUpdate(message) {
+    const outcome = this.applyUpdate(message);
+    return { render: outcome === "applied", askState: outcome === "missed" };
   }
 
   // Log entries from GET /api/games/<id>/events, merged in sequence order, each once.
