@@ -4,7 +4,8 @@ import js from "@eslint/js";
 import globals from "globals";
 
 export default [
-  { ignores: ["node_modules/", ".venv/", "var/"] },
+  // only our own code: not the installed packages, the built docs site or vendored docs assets
+  { ignores: ["node_modules/", ".venv/", "var/", "site/", "docs/"] },
   js.configs.recommended,
   {
     files: ["frontend/static/frontend/**/*.js"],
