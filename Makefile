@@ -23,6 +23,7 @@ test-quick:
 lint:
 	@scripts/bootstrap.sh test
 	@.venv/bin/ruff check . && .venv/bin/ruff format --check .
+	@scripts/lint_js.sh
 
 bench:
 	@scripts/bootstrap.sh test

@@ -32,6 +32,9 @@ command -v node >/dev/null || _apt_install nodejs || echo "WARNING: Node.js is n
 # browsers are never downloaded): installed the same way; without it those tests fail, saying so.
 command -v chromium >/dev/null || _apt_install chromium || echo "WARNING: Chromium is not installed"
 
+# The browser code's linter (ESLint), as `make lint` runs it.
+scripts/lint_js.sh || status=$?
+
 echo "== pass 1: embedded default =="
 env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL -u CELERY_RESULT_BACKEND \
   "$PY" -m pytest -m "$embedded" --junitxml="$reports/embedded.xml" "$@" || status=$?

@@ -1,0 +1,140 @@
+"""The wire protocol's catalog (``games.protocol``) against what the server really sends.
+
+Every event seeded random games emit (as each seat and a spectator see them) validates against
+its definition, and every definition is emitted by these games or says why it is rare; the views
+fit ``GameView`` and the pushes fit ``UpdateMessage``; a timed game's push carries the deadlines
+(so its clients need not ask for the state); ``GET /api/protocol`` serves the catalog.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import msgspec
+import pytest
+from django.urls import reverse
+
+from games.models import Deadline
+from games.play import lobby
+from games.play import push as broadcast
+from games.protocol import events as catalog_events
+from games.protocol import schema
+from games.protocol import socket as socket_messages
+from games.protocol import view as game_view
+from risk.rules import apply, events_for, game_dice, new_game, pending_decisions, view_for
+from risk.rules.bots import RandomBot, decide
+
+PLAYERS = ["alice", "bob", "carol", "dave"]
+
+
+def seeded_games(count: int = 8, steps: int = 2500):
+    """(state before, state after, the action's events) of seeded random games to their end."""
+    for g in range(count):
+        rng = random.Random(g)
+        state = new_game(PLAYERS[: 3 + g % 2], seed=f"protocol-{g}")
+        for _ in range(steps):
+            decisions = pending_decisions(state)
+            if not decisions:
+                break
+            actor = rng.choice(decisions).player
+            after, made = apply(state, decide(RandomBot(rng), state, actor), game_dice(state))
+            yield state, after, made
+            state = after
+
+
+def as_json(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def test_every_event_fits_its_definition_and_every_definition_is_emitted_or_rare():
+    emitted: set[str] = set()
+    for _, after, made in seeded_games():
+        for viewer in [*PLAYERS, None]:
+            for event in as_json(events_for(after, made, viewer)):
+                try:
+                    catalog_events.validate(event)
+                except msgspec.ValidationError as error:
+                    raise AssertionError(f"{event}: {error}") from None
+                emitted.add(event["type"])
+    definitions = catalog_events.EVENTS
+    assert emitted <= set(definitions)
+    rare = {kind for kind, cls in definitions.items() if cls.rare}
+    assert set(definitions) - emitted <= rare, "emitted by no game and not marked rare"
+    assert len(definitions) == 65 and len(emitted) >= 55
+
+
+def test_a_field_the_catalog_does_not_name_is_refused():
+    with pytest.raises(msgspec.ValidationError, match="unknown field `colour`"):
+        catalog_events.validate(
+            {"type": "placed", "seat": "a", "territory": "Peru", "armies": 3, "colour": "red"}
+        )
+    with pytest.raises(msgspec.ValidationError, match="Expected `int`, got `str`"):
+        catalog_events.validate({"type": "placed", "seat": "a", "territory": "Peru", "armies": "3"})
+
+
+def test_views_and_pushes_fit_their_definitions():
+    checked = 0
+    for i, (before, after, made) in enumerate(seeded_games(count=2, steps=600)):
+        if i % 5:
+            continue
+        for viewer in ["alice", "bob", None]:
+            game_view.validate(as_json(view_for(after, viewer)))
+        messages = broadcast.update_messages(
+            before, after, made, ["alice", None], version=i + 1, sequence=i + 1, status="running",
+            pending=[{"player": "bob", "seat": "bob", "kind": "attack", "deadline": None}],
+        )  # fmt: skip
+        for message in messages.values():
+            msgspec.convert(as_json(message), socket_messages.ServerMessage, strict=True)
+            checked += 1
+    assert checked > 100
+
+
+@pytest.mark.django_db
+def test_a_timed_game_pushes_its_deadlines_and_an_untimed_one_does_not(
+    alice, bob, django_capture_on_commit_callbacks, monkeypatch
+):
+    pushed: list[dict[str, Any]] = []
+
+    async def record(messages: list[tuple[str, dict[str, Any]]]) -> None:
+        pushed.extend(message for _, message in messages)
+
+    monkeypatch.setattr(broadcast, "_send_all", record)
+    games = {}
+    for time_control, minutes in (("live", 5), ("untimed", None)):
+        game = lobby.game_create(
+            creator=alice, seats=3, time_control=time_control, minutes=minutes, max_timeouts=3
+        )
+        lobby.game_join(game_id=game.pk, user=bob)
+        lobby.game_fill_with_bots(game_id=game.pk, user=alice)
+        with django_capture_on_commit_callbacks(execute=True):
+            lobby.game_start(game_id=game.pk, user=alice)
+        games[time_control] = game
+    timed = [m for m in pushed if m["type"] == "update" and "pending" in m]
+    deadlines = {
+        d.seat.player: d.due_at.isoformat()
+        for d in Deadline.objects.filter(game=games["live"], status=Deadline.Status.OPEN)
+    }
+    assert deadlines.keys() == {"alice", "bob"}  # the people, not the bot
+    assert timed, "no update of the timed game carried its pending decisions"
+    start = timed[0]["pending"]
+    assert {p["player"]: p["deadline"] for p in start if p["deadline"]} == deadlines
+    untimed = [m for m in pushed if m["type"] == "update" and m not in timed]
+    assert untimed and all("pending" not in m for m in untimed)
+
+
+def test_the_catalog_is_served_with_its_schema(client):
+    response = client.get(reverse("protocol"))
+    assert response.status_code == 200
+    body = response.json()
+    assert body["events"]["placed"] == {
+        "line": "{seat} places {armies} on {territory}",
+        "summary": "{seat} placed {armies} on {territory}",
+    }
+    assert body["events"]["attack"]["summary"] is None  # told as the battle's one line
+    assert "end_turn" in body["quiet_actions"]
+    defs = body["schema"]["$defs"]
+    assert defs["Event"]["discriminator"]["mapping"]["placed"] == "#/$defs/PlacedEvent"
+    assert {"GameView", "SocketClientMessage", "SocketServerMessage"} <= set(defs)
+    assert body == as_json(schema.catalog())
