@@ -25,7 +25,7 @@ Server -> client (``ServerMessage``):
   whose ``base_version`` is not its version (or a patch that does not apply) asks for ``state``.
 - ``ack``: the action's response (the HTTP 200 body), before the ``update`` of the same action;
   a chat line's ``ack`` carries its ``id``.
-- ``error``: the one error shape of ``config.exceptions`` plus the HTTP ``status`` the same
+- ``error``: the one error shape of ``games.web.exceptions`` plus the HTTP ``status`` the same
   refusal would have had (409 ``stale_version`` carries ``version``). An error never closes the
   socket, except the refusals on connect: an unknown (or unseen private) game closes with 4404,
   an unknown API token with 4401, each after an ``error`` saying why.

@@ -1,6 +1,6 @@
 // Checking a finished game's dice in the browser, independently of the server's code.
 //
-// The scheme (combat/dice.py, games/services/seeds.py), redone here with WebCrypto:
+// The scheme (combat/dice.py, games/play/seeds.py), redone here with WebCrypto:
 //   engine seed = the server seed, or, when a player gave a client seed,
 //                 hex(HMAC-SHA256(key = server seed, msg = client seeds joined by "|"))
 //   roll `counter` of die `sides` in stream `context`:
