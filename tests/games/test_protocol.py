@@ -3,8 +3,8 @@
 Every event seeded random games emit (as each seat and a spectator see them) validates against
 its definition, and every definition is emitted by these games or says why it is rare; every
 legal action they offer fits its type's options, and every type and optional option is offered;
-the views fit ``GameView`` and the pushes fit ``UpdateMessage``; a timed game's push carries the deadlines
-(so its clients need not ask for the state); ``GET /api/protocol`` serves the catalog.
+the views fit ``GameView`` and the pushes fit ``UpdateMessage``; a timed game's push carries the
+deadlines (so its clients need not ask for the state); ``GET /api/protocol`` serves the catalog.
 """
 
 from __future__ import annotations
@@ -106,6 +106,7 @@ def offered_legal_actions():
     """Every legal action seeded random games of 3 to 6 seats offer (with ships, the ally
     contest's poker, mobilization, allied armies and naval battles), as JSON: to the seats the
     game waits for, to one more seat in turn and to a spectator (``zed``, offered ``join``)."""
+
     def options(g: int) -> Options:
         return Options(reveal_once=g % 2 == 1, revision=1 + g % 2, min_commitment=2 + g % 3 // 2)
 
