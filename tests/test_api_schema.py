@@ -323,7 +323,8 @@ def test_the_game_answers_are_typed(tmp_path):
 
 def test_the_view_and_the_protocol_are_components_from_its_definitions(schema):
     """The game view is the GameView component (games.protocol.view), not an object described
-    in words; the events and the socket's messages are components too, each event by its type."""
+    in words; the events and the socket's messages are components too, each event by its type,
+    and the legal actions, each type with its options."""
     from games.protocol.events import EVENTS
 
     components = schema["components"]["schemas"]
@@ -339,3 +340,17 @@ def test_the_view_and_the_protocol_are_components_from_its_definitions(schema):
     update = components["UpdateMessage"]["properties"]
     assert update["pending"]["items"] == {"$ref": "#/components/schemas/PendingView"}
     assert {"SocketClientMessage", "SocketServerMessage"} <= set(components)
+    from games.protocol.legal import LEGAL
+
+    legal = components["GameView"]["properties"]["legal_actions"]["items"]
+    assert legal == {"$ref": "#/components/schemas/LegalAction"}
+    mapping = components["LegalAction"]["discriminator"]["mapping"]
+    assert sorted(mapping) == sorted(LEGAL) and len(mapping) == 30
+    assert mapping["place"] == "#/components/schemas/LegalPlace"
+    assert components["LegalPlace"]["properties"]["options"] == {
+        "$ref": "#/components/schemas/PlaceOptions"
+    }
+    assert components["PlaceOptions"]["required"] == ["territories", "min", "max"]
+    assert components["AttackRoom"]["properties"]["normal"] == {
+        "type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer"}
+    }  # fmt: skip

@@ -2,7 +2,7 @@
 and the socket's messages (``msgspec.json.schema_components``), put into the OpenAPI document as
 components (``openapi_components``: OpenAPI 3.0's dialect of it), and the catalog the browser
 reads (``catalog``, served as ``GET /api/protocol``): the events' English templates, the quiet
-actions and the same JSON Schema.
+actions and the same JSON Schema (the legal actions' options per action type among it).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Any
 
 import msgspec
 
-from games.protocol import events, socket, view
+from games.protocol import events, legal, socket, view
 
 #: The named unions (the rest are named after their classes, events with an "Event" suffix).
-EVENT, CLIENT, SERVER = "Event", "SocketClientMessage", "SocketServerMessage"
+EVENT, CLIENT, SERVER, LEGAL = "Event", "SocketClientMessage", "SocketServerMessage", "LegalAction"
 
 
 def _union(types: list[type]) -> Any:
@@ -36,9 +36,14 @@ def _names() -> dict[str, str]:
     return names
 
 
-def _walk(node: Any, ref: str, names: dict[str, str]) -> Any:
+def _walk(node: Any, ref: str, names: dict[str, str], inline: dict[str, Any]) -> Any:
+    """Each ``$ref`` (and discriminator mapping) as ``ref`` names it, and a union schema that
+    ``inline`` names (written out where msgspec meets it) as a ``$ref`` to its component."""
+    for name, union in inline.items():
+        if node == union:
+            return {"$ref": ref.format(name=name)}
     if isinstance(node, dict):
-        out = {k: _walk(v, ref, names) for k, v in node.items()}
+        out = {k: _walk(v, ref, names, inline) for k, v in node.items()}
         if isinstance(out.get("$ref"), str):
             name = out["$ref"].rsplit("/", 1)[1]
             out["$ref"] = ref.format(name=names.get(name, name))
@@ -49,20 +54,28 @@ def _walk(node: Any, ref: str, names: dict[str, str]) -> Any:
                 mapping[tag] = ref.format(name=names.get(name, name))
         return out
     if isinstance(node, list):
-        return [_walk(v, ref, names) for v in node]
+        return [_walk(v, ref, names, inline) for v in node]
     return node
 
 
 @cache
 def _components(ref: str) -> dict[str, Any]:
-    unions = [_union(list(events.EVENTS.values())), socket.ClientMessage, socket.ServerMessage]
+    unions = [
+        _union(list(events.EVENTS.values())),
+        socket.ClientMessage,
+        socket.ServerMessage,
+        legal.LegalAction,
+    ]
     roots, components = msgspec.json.schema_components(
         [*unions, view.GameView], ref_template="#/$defs/{name}"
     )
     names = _names()
     named = {names.get(k, k): v for k, v in components.items()}
     named[EVENT], named[CLIENT], named[SERVER] = roots[0], roots[1], roots[2]
-    return {k: _walk(v, ref, names) for k, v in sorted(named.items())}
+    inline = {LEGAL: roots[3]}  # the view's legal_actions: one named union, not written out
+    out = {k: _walk(v, ref, names, inline) for k, v in sorted(named.items())}
+    out[LEGAL] = _walk(roots[3], ref, names, {})
+    return dict(sorted(out.items()))
 
 
 def json_schema() -> dict[str, Any]:
@@ -89,7 +102,8 @@ def catalog() -> dict[str, Any]:
 
 def _oas30(node: Any) -> Any:
     """JSON Schema 2020-12 as OpenAPI 3.0 says it: ``nullable`` instead of a null type, ``enum``
-    instead of ``const``, one ``items`` schema instead of ``prefixItems``."""
+    instead of ``const``, one ``items`` schema instead of ``prefixItems``, no empty
+    ``required``."""
     if isinstance(node, list):
         return [_oas30(v) for v in node]
     if not isinstance(node, dict):
@@ -97,6 +111,8 @@ def _oas30(node: Any) -> Any:
     node = {k: _oas30(v) for k, v in node.items()}
     if "const" in node:
         node["enum"] = [node.pop("const")]
+    if node.get("required") == []:  # 3.0: a required list names at least one property
+        del node["required"]
     if "prefixItems" in node:
         items = node.pop("prefixItems")
         distinct = list({repr(i): i for i in items}.values())

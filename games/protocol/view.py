@@ -2,11 +2,11 @@
 views.view_for`` builds it. It is the ``view`` of ``GET /api/games/{id}`` and of the socket's
 ``state`` message, and what each ``update`` message's JSON Patch keeps current.
 
-Typed down to the seats, territories, ships, decks, turn and pending decisions; the battle and
-the ally contest are objects whose fields follow the rules (risk/RULES.md) and the legal actions'
-``options`` differ per action type (the game page's forms read them). Unknown fields are refused
-where the shape is typed, so a field the engine adds fails tests/games/test_protocol.py until it
-is written here.
+Typed down to the seats, territories, ships, decks, turn, pending decisions and the legal
+actions (each action type's ``options`` in ``games.protocol.legal``: what the game page's forms
+read); the battle and the ally contest are objects whose fields follow the rules
+(risk/RULES.md). Unknown fields are refused where the shape is typed, so a field the engine adds
+fails tests/games/test_protocol.py until it is written here.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+
+from games.protocol.legal import LegalAction
 
 
 class _Shape(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -86,13 +88,6 @@ class PendingView(_Shape, kw_only=True):
     seat: str
     kind: str
     deadline: str | None = None
-
-
-class LegalAction(_Shape, kw_only=True):
-    """One action the viewer may take now: its ``type`` and the choices it allows."""
-
-    type: str
-    options: dict[str, Any] = {}
 
 
 class GameView(_Shape, kw_only=True):

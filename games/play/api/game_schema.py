@@ -2,8 +2,9 @@
 
 Schema-only serializers, stating what ``games.play.reads.shown`` returns, so a generated client
 gets typed games. The player's ``view`` (``risk.rules.views.view_for``) is the ``GameView``
-component, defined in ``games.protocol.view``; ``legal_actions`` lists ``{type, options}`` specs,
-and an action built from one is an ``Action`` (``POST .../actions``).
+component, defined in ``games.protocol.view``; ``legal_actions`` lists ``{type, options}`` specs
+(``LegalAction``, typed per action type in ``games.protocol.legal``), and an action built from one
+is an ``Action`` (``POST .../actions``).
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """``GET /api/protocol``: the wire protocol's catalog (``games.protocol.schema.catalog``) for the
 browser and any other client: the events' English templates, the quiet actions and the JSON
-Schema of the events, the game view and the socket's messages. Public and the same for everyone
-(it changes only with the code), so it is cached like a static file. The same definitions are
-OpenAPI components (``add_protocol_components``, a drf-spectacular post-processing hook).
+Schema of the events, the game view (with its legal actions' options) and the socket's
+messages. Public and the same for everyone (it changes only with the code), so it is cached like
+a static file. The same definitions are OpenAPI components (``add_protocol_components``, a
+drf-spectacular post-processing hook).
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ class ProtocolApi(APIView):
             "summary: the mail digest's line, or null), in the template language described in "
             "games/protocol/events.py; quiet_actions: actions that get no line of their own in "
             "the digest; schema: a JSON Schema (2020-12) document whose $defs hold the events "
-            "(Event), the game view (GameView) and the socket's messages (SocketClientMessage, "
-            "SocketServerMessage), as the OpenAPI components of the same names."
+            "(Event), the game view (GameView, its legal actions' options per action type in "
+            "LegalAction) and the socket's messages (SocketClientMessage, SocketServerMessage), "
+            "as the OpenAPI components of the same names."
         ),
         responses={200: OpenApiResponse(description="The catalog (JSON).")},
     )
