@@ -114,6 +114,7 @@ class GameView(_Shape, kw_only=True):
     over: bool
     winner: str | None = None
     ranking: list[str] = []
+    seed: str | None = None  # the server seed, shown once the game is over (to check every roll)
 
 
 def validate(view: dict[str, Any]) -> GameView:

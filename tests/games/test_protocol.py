@@ -204,6 +204,17 @@ def test_views_and_pushes_fit_their_definitions():
     assert checked > 100
 
 
+def test_a_finished_games_view_fits_its_definition_and_reveals_the_seed():
+    """Once over, the view adds the server seed (so every roll can be checked): typed too."""
+    options = Options(win="round-limit", round_limit=1)
+    *_, (_, after, _) = seeded_games(
+        count=1, steps=5000, seats=lambda g: 3, options=lambda g: options
+    )
+    assert after.over
+    for viewer in ["alice", None]:
+        assert game_view.validate(as_json(view_for(after, viewer))).seed == after.seed
+
+
 @pytest.mark.django_db
 def test_a_timed_game_pushes_its_deadlines_and_an_untimed_one_does_not(
     alice, bob, django_capture_on_commit_callbacks, monkeypatch
