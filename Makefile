@@ -25,6 +25,7 @@ lint:
 	@scripts/bootstrap.sh test
 	@.venv/bin/ruff check . && .venv/bin/ruff format --check . && .venv/bin/mypy && \
 		.venv/bin/lint-imports --no-cache
+	@scripts/lint_js.sh
 
 bench:
 	@scripts/bootstrap.sh test

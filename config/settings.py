@@ -160,7 +160,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "config.storage.ModuleManifestStaticFilesStorage"
     },
 }
 # Without collectstatic (tests, a quick `runserver`) whitenoise serves from the app folders.
@@ -254,6 +254,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The wire protocol's definitions (games.protocol: events, the game view, socket messages).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.play.api.protocol.add_protocol_components",
+    ],
 }
 
 # --- Email ----------------------------------------------------------------------------------

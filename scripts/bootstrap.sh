@@ -26,3 +26,14 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements/constr
     -c requirements/constraints.txt -e ".${extra:+[$extra]}"
   touch "$stamp"
 fi
+
+# The browser code's linter (ESLint, `make lint`) from package-lock.json, for the test extra and
+# only where Node.js is installed: nothing at runtime needs it.
+js_stamp="node_modules/.warboard-installed"
+if [ "$extra" = test ] && command -v npm >/dev/null; then
+  if [ ! -f "$js_stamp" ] || [ package-lock.json -nt "$js_stamp" ]; then
+    echo "Installing the JS linter (npm ci)"
+    npm ci --no-audit --no-fund --loglevel=error
+    touch "$js_stamp"
+  fi
+fi

@@ -36,25 +36,33 @@ SIZE = {"width": 1280, "height": 800}
 #: Human decisions to play per game before giving up on it (a game runs a few rounds).
 MAX_MOVES = 400
 
+#: The page's modules: the API helper by its plain name (stateless), the game page's module by
+#: the URL the page loaded it from (the same instance; collectstatic's hashed name).
+COMMON = 'import("/static/frontend/common.js")'
+GAME = "import(document.querySelector('script[src*=\"/frontend/game.\"]').src)"
+
 #: One move of our seat: the server's hint, sent as our action. Returns what happened.
 PLAY_HINT = """async (gameId) => {
-  const hint = await Warboard.api("GET", `/api/games/${gameId}/hint`);
+  const { api, randomKey } = await COMMON;
+  const hint = await api("GET", `/api/games/${gameId}/hint`);
   if (!hint.ok) return hint.data && hint.data.error ? hint.data.error : `HTTP ${hint.status}`;
-  const sent = await Warboard.api("POST", `/api/games/${gameId}/actions`, {
+  const sent = await api("POST", `/api/games/${gameId}/actions`, {
     action: hint.data.action, expected_version: hint.data.version,
-    idempotency_key: Warboard.randomKey()});
+    idempotency_key: randomKey()});
   return sent.ok ? "played" : (sent.data && sent.data.error) || `HTTP ${sent.status}`;
-}"""
+}""".replace("COMMON", COMMON)
 
 #: Our legal action types and the round, from the page's own view.
-MINE = """() => {
-  const s = Warboard.game.state();
+MINE = """async () => {
+  const { game } = await GAME;
+  window.shotsGame = game; // for wait_for_function, which polls a synchronous function
+  const s = game.state();
   const v = s.view || {};
   const poker = (v.legal_actions || []).find((a) => a.type === "poker");
   return {types: (v.legal_actions || []).map((a) => a.type), round: v.round || 0,
           over: Boolean(v.over), version: s.version,
           poker_moves: poker ? poker.options.moves : []};
-}"""
+}""".replace("GAME", GAME)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -128,7 +136,7 @@ def shoot(url: str, out: Path) -> None:
                     time.sleep(5)
                 elif result == "played":  # until the page has the move (its version moves on)
                     page.wait_for_function(
-                        "(v) => Warboard.game.state().version > v", arg=mine["version"]
+                        "(v) => window.shotsGame.state().version > v", arg=mine["version"]
                     )
         browser.close()
         raise SystemExit("five games ended before our seat was asked for a poker decision")
@@ -157,8 +165,9 @@ def register(page: Any) -> str:
     page.goto("/login")
     made = page.evaluate(
         """async ([name, password]) => {
-          await Warboard.csrfToken(true);
-          return Warboard.api("POST", "/api/auth/register",
+          const { api, csrfToken } = await import("/static/frontend/common.js");
+          await csrfToken(true);
+          return api("POST", "/api/auth/register",
             {username: name, password, email: `${name}@example.org`});
         }""",
         [name, secrets.token_urlsafe(18)],
@@ -171,11 +180,12 @@ def register(page: Any) -> str:
 def new_game(page: Any) -> int:
     page.goto("/games")
     made = page.evaluate("""async () => {
-      const made = await Warboard.api("POST", "/api/games", {seats: 3, name: "Screenshots",
+      const { api } = await import("/static/frontend/common.js");
+      const made = await api("POST", "/api/games", {seats: 3, name: "Screenshots",
         options: {win: "round-limit", round_limit: 6}});
       if (!made.ok) return made;
-      await Warboard.api("POST", `/api/games/${made.data.id}/bots`);
-      await Warboard.api("POST", `/api/games/${made.data.id}/start`);
+      await api("POST", `/api/games/${made.data.id}/bots`);
+      await api("POST", `/api/games/${made.data.id}/start`);
       return made;
     }""")
     if not made["ok"]:

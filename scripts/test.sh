@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: the static checks, then the tests in two passes over one code base:
-#   lint.   ruff (lint rules, then the formatter), mypy and import-linter, each a step of its own
+#   lint.   ruff (lint rules, then the formatter), mypy, import-linter and ESLint, each a step of its own
 #           (configured in pyproject.toml). A failing check fails the run, but the tests still run.
 #   pass 1. the embedded default (SQLite, in-memory channel layer, in-process tasks): every test
 #           not marked `services`, with DATABASE_URL/REDIS_URL removed from the environment;
@@ -73,6 +73,7 @@ _check "ruff check" "$VENV/bin/ruff" check .
 _check "ruff format" "$VENV/bin/ruff" format --check .
 _check "mypy" "$VENV/bin/mypy"
 _check "import contracts" "$VENV/bin/lint-imports" --no-cache
+_check "eslint (the browser code)" scripts/lint_js.sh
 lint_time=$(($(now) - step))
 
 echo "== pass 1: embedded default ($workers workers) =="

@@ -39,6 +39,7 @@ OPERATIONS = {
     "games_list",
     "games_create",
     "games_retrieve",
+    "protocol_retrieve",
     "games_join",
     "games_leave",
     "games_bots",
@@ -318,3 +319,38 @@ def test_the_game_answers_are_typed(tmp_path):
     assert listed == {"$ref": "#/components/schemas/GameListOut"}
     props = schema["components"]["schemas"]["GameDetailOut"]["properties"]
     assert {"you", "view", "turn", "pending", "ai_level", "hints"} <= set(props)
+
+
+def test_the_view_and_the_protocol_are_components_from_its_definitions(schema):
+    """The game view is the GameView component (games.protocol.view), not an object described
+    in words; the events and the socket's messages are components too, each event by its type,
+    and the legal actions, each type with its options."""
+    from games.protocol.events import EVENTS
+
+    components = schema["components"]["schemas"]
+    view = components["GameDetailOut"]["properties"]["view"]
+    assert view["allOf"] == [{"$ref": "#/components/schemas/GameView"}] and view["nullable"]
+    assert components["GameView"]["properties"]["seats"]["items"] == {
+        "$ref": "#/components/schemas/SeatView"
+    }
+    mapping = components["Event"]["discriminator"]["mapping"]
+    assert sorted(mapping) == sorted(EVENTS)
+    assert mapping["placed"] == "#/components/schemas/PlacedEvent"
+    assert components["PlacedEvent"]["required"] == ["type", "seat", "territory", "armies"]
+    update = components["UpdateMessage"]["properties"]
+    assert update["pending"]["items"] == {"$ref": "#/components/schemas/PendingView"}
+    assert {"SocketClientMessage", "SocketServerMessage"} <= set(components)
+    from games.protocol.legal import LEGAL
+
+    legal = components["GameView"]["properties"]["legal_actions"]["items"]
+    assert legal == {"$ref": "#/components/schemas/LegalAction"}
+    mapping = components["LegalAction"]["discriminator"]["mapping"]
+    assert sorted(mapping) == sorted(LEGAL) and len(mapping) == 30
+    assert mapping["place"] == "#/components/schemas/LegalPlace"
+    assert components["LegalPlace"]["properties"]["options"] == {
+        "$ref": "#/components/schemas/PlaceOptions"
+    }
+    assert components["PlaceOptions"]["required"] == ["territories", "min", "max"]
+    assert components["AttackRoom"]["properties"]["normal"] == {
+        "type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer"}
+    }  # fmt: skip

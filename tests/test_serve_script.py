@@ -73,7 +73,7 @@ def test_serve_script_answers_health_and_websocket_ping(served):
     with urllib.request.urlopen(f"{server_url}/", timeout=5) as response:
         page = response.read().decode()
     assert "<title>Warboard</title>" in page
-    static_path = page.split('<script src="')[1].split('"')[0]
+    static_path = page.split('<script type="module" src="')[1].split('"')[0]
     assert static_path.startswith("/static/frontend/status.")  # hashed by collectstatic
     with urllib.request.urlopen(f"{server_url}{static_path}", timeout=5) as response:
         assert b"/ws/ping/" in response.read()

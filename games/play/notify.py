@@ -37,6 +37,8 @@ from games.models import Deadline, Game, GameSnapshot, Profile, Seat
 from games.play import clock, presence
 from games.play.reads import shown
 from games.play.reads.fetch import game_state
+from games.protocol.events import EVENTS, QUIET_ACTIONS
+from games.protocol.text import Unrendered, render
 from risk.rules import GameState
 from risk.rules.notation import legal_moves_text
 from risk.rules.vocabulary import DecisionKind
@@ -211,36 +213,6 @@ def display_names(game: Game) -> dict[str, str]:
     return names
 
 
-#: One line per event of these types; the fields come from the event (``risk.rules`` handlers).
-EVENT_LINES: dict[str, str] = {
-    "arranged": "{seat} set up their armies",
-    "placed": "{seat} placed {armies} on {territory}",
-    "factory_built": "{seat} built a factory in {territory}",
-    "ship_launched": "{seat} launched ship {ship} with {armies} aboard",
-    "transferred": "{seat} moved {armies} from {source} to {destination}",
-    "turned_in": "{seat} turned in a card set for {reward}",
-    "left": "{player} left the game: their army is an allied army now",
-    "conceded": "{player} conceded: their army is an allied army now",
-    "stranded": "{seat}'s ships can neither land nor fight: {seat} is out",
-    "landless": "{seat} began {turns} turns in a row without a territory: {seat} is out",
-    "joined": "{player} took over the allied army {seat}",
-    "ship_sunk": "ship {ship} ({owner}) sank with {armies} aboard",
-    "ship_captured": "{by} captured ship {ship}",
-    "commandeered": "{by} commandeered ship {ship}",
-    "ally_declared": "{seat} declared an alliance with {ally}",
-    "ally_played": "{by} played the allied army {seat}",
-    "game_over": "the game is over: {winner} won",
-}
-
-#: Actions whose story is told by their events (or by the battle line): no line of their own.
-QUIET_ACTIONS = frozenset(
-    {"arrange", "place", "attack", "naval_attack", "roll", "retreat", "move_in", "mobilize",
-     "join_defence", "prize", "end_campaign", "end_turn", "place_factory", "transfer", "turn_in",
-     "place_ship", "leave", "join", "challenge", "answer", "poker", "discard", "cruise", "sail",
-     "embark", "disembark", "end_cruise", "concede", "vote_draw", "prefer"}
-)  # fmt: skip
-
-
 def summary_lines(entries: Iterable[Mapping[str, Any]], names: Mapping[str, str]) -> list[str]:
     """Readable lines for log entries as ``shown.log_for`` returns them (already filtered)."""
 
@@ -281,16 +253,8 @@ def summary_lines(entries: Iterable[Mapping[str, Any]], names: Mapping[str, str]
             elif kind == "battle_over" and battle is not None:
                 lines.append(_battle_line(battle, bool(event.get("success"))))
                 battle = None
-            elif kind == "turn_started":
-                lines.append(f"round {event.get('round')}: {name(event.get('seat'))}'s turn began")
-            elif kind == "game_over" and event.get("how") == "draw":
-                lines.append("the game is over: a draw, agreed by every player")
-            elif kind == "eliminated":
-                by = event.get("by")
-                lines.append(f"{name(event.get('seat'))} was eliminated"
-                             + (f" by {name(by)}" if by else ""))  # fmt: skip
-            elif kind in EVENT_LINES:
-                lines.append(_event_line(kind, event, name))
+            elif (summary := _summary_of(kind)) is not None:
+                lines.append(_event_line(kind, summary, event, name))
         action = entry.get("action") or {}
         if len(lines) == told and battle is None and action.get("type") not in QUIET_ACTIONS:
             lines.append(f"{name(actor)}: {str(action.get('type', 'action')).replace('_', ' ')}")
@@ -305,11 +269,16 @@ def _battle_line(battle: Mapping[str, Any], success: bool) -> str:
     )
 
 
-def _event_line(kind: str, event: Mapping[str, Any], name: Any) -> str:
-    fields = {key: name(value) if key in _PEOPLE else value for key, value in event.items()}
+def _summary_of(kind: Any) -> str | None:
+    """The digest's line of an event type (``games.protocol.events``), None for one without."""
+    definition = EVENTS.get(str(kind))
+    return definition.summary if definition is not None else None
+
+
+def _event_line(kind: str, summary: str, event: Mapping[str, Any], name: Any) -> str:
     try:
-        return EVENT_LINES[kind].format_map(fields)
-    except (KeyError, ValueError, IndexError):  # an event of an older shape: say what it was
+        return render(summary, event, lambda key, value: name(value) if key in _PEOPLE else value)
+    except (Unrendered, TypeError, ValueError):  # an event of an older shape: say what it was
         return kind.replace("_", " ")
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from games.play.reads.shown import pending_of
 from games.play.write import Committed
 from risk.rules import GameState, events_for, view_patch
 from risk.rules.views import PER_VIEWER_KEYS, views_for
@@ -39,10 +40,11 @@ def public_group(game_id: int) -> str:
 def update_messages(
     before: GameState | None, after: GameState, events: list[dict[str, Any]],
     players: list[str | None], *, version: int, sequence: int, status: str,
+    pending: list[dict[str, Any]] | None = None,
 ) -> dict[str | None, dict[str, Any]]:  # fmt: skip
     """The socket message each of ``players`` (None: the spectators) receives after an action
-    (the protocol is in ``games.play.sockets.consumers``): ``patch`` turns the viewer's view of
-    ``before`` (at ``base_version``, the version before the action) into their view of ``after`` (at
+    (the protocol is in ``games.protocol.socket``): ``patch`` turns the viewer's view of ``before``
+    (at ``base_version``, the version before the action) into their view of ``after`` (at
     ``version``).
 
     Each patch is the diff of that viewer's own two views, so it can carry only what their view
@@ -50,7 +52,8 @@ def update_messages(
     name the rest): it is built once per state and diffed once, and each viewer's patch is that
     shared diff plus the diff of their own keys. With ``before`` None (the start of a game: the
     client had no view yet) each message carries the whole ``view`` instead, ``base_version``
-    and ``patch`` None.
+    and ``patch`` None. ``pending`` (a timed game's decisions with their deadlines, public) goes
+    to everyone as it is: the clients keep their countdowns without asking for the state.
     """
     now = time.time()  # lets a client (and bench/load.py) measure push latency
     views = views_for(after, players)
@@ -68,6 +71,8 @@ def update_messages(
             "patch": None,
             "committed_at": now,
         }
+        if pending is not None:
+            message["pending"] = pending
         view = views[player]
         if before is None:
             message["view"] = view
@@ -101,9 +106,13 @@ def action_committed(committed: Committed) -> None:
         groups[public_group(game.pk)] = None  # one payload for every spectator
         # Sequence 0 is the start (the lobby logs no action): the lobby had no view to patch.
         before = None if committed.log.sequence == 0 else committed.before
+        # A timed game's deadlines ride along (one query here, instead of every client asking
+        # for a whole state after every update).
+        pending = pending_of(game, committed.after, committed.seats) if game.timed else None
         messages = update_messages(
             before, committed.after, committed.events, list(set(groups.values())),
             version=game.version, sequence=committed.log.sequence, status=game.status,
+            pending=pending,
         )  # fmt: skip
         async_to_sync(_send_all)([(group, messages[player]) for group, player in groups.items()])
     except Exception:  # the action is committed; a failed push must not turn into an error

@@ -2,9 +2,10 @@
 
 from django.urls import path
 
-from games.play.api import games, replays
+from games.play.api import games, protocol, replays
 
 urlpatterns = [
+    path("protocol", protocol.ProtocolApi.as_view(), name="protocol"),
     path("games", games.GameListApi.as_view(), name="games"),
     path("games/<id:game_id>", games.GameDetailApi.as_view(), name="game"),
     path("games/<id:game_id>/join", games.JoinApi.as_view(), name="game-join"),

@@ -19,10 +19,18 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 from tests.conftest import ROOT
 
 CHROMIUM = "/usr/bin/chromium"
+#: The game page's module, imported by the tests' scripts in the page by the very URL the page
+#: loaded it from (collectstatic's hashed name here), so the same module instance: the pages keep
+#: no global of their own. The API helper (stateless) is imported by its plain name.
+GAME_MODULE = "import(document.querySelector('script[src*=\"/frontend/game.\"]').src)"
+COMMON_MODULE = "/static/frontend/common.js"
+#: What the game page holds ({game, view, version, status, connection}), for page.evaluate.
+GAME_STATE = f"async () => (await {GAME_MODULE}).game.state()"
 PASSWORD = "browser-test-pass-1234"
 #: Variables that would point the server at PostgreSQL/Redis: the site is the embedded default.
 _SERVICES_VARS = ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND")
@@ -149,3 +157,16 @@ for _ in range(1200):
     driver.advance(game.pk)
     time.sleep(0.05)
 """
+
+
+def game_state(page: Any) -> dict[str, Any]:
+    """What the game page holds now (game.js's ``game.state()``)."""
+    return page.evaluate(GAME_STATE)  # type: ignore[no-any-return]
+
+
+def wait_for_game(page: Any, predicate: str, arg: Any = None) -> None:
+    """Wait until ``predicate(state, arg)`` (JS source) holds of the game page's state. The page's
+    ``game`` handle is put on ``window.testGame`` first: Playwright's wait_for_function polls a
+    synchronous function, and a module's exports are reached only by an (async) import."""
+    page.evaluate(f"async () => {{ window.testGame = (await {GAME_MODULE}).game; }}")
+    page.wait_for_function(f"(arg) => ({predicate})(window.testGame.state(), arg)", arg=arg)

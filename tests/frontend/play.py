@@ -20,6 +20,8 @@ import json
 import re
 from typing import Any
 
+from tests.frontend.browser import GAME_MODULE, game_state, wait_for_game
+
 #: Picks made on the board, per type: (action key, what to click). Territories are clicked as
 #: polygons, ships as ``g.ship``, stations as circles; an attack's source may be a ship (a
 #: landing), told apart by the board having no territory of that name.
@@ -304,7 +306,7 @@ def _radio(controls: Any, value: Any) -> None:
 
 
 def _version(page: Any) -> int:
-    return int(page.evaluate("() => Warboard.game.state().version"))
+    return int(game_state(page)["version"])
 
 
 _ACK = re.compile(r"Applied: now version (\d+)")
@@ -324,13 +326,13 @@ def _wait_for_ack(page: Any, before: int, kind: str) -> int:
     if result.get_attribute("class") == "bad" or match is None:
         raise PerformError(f"{kind}: the page says {text!r}")
     version = int(match.group(1))
-    page.wait_for_function("v => Warboard.game.state().version >= v", arg=version)
+    wait_for_game(page, "(s, v) => s.version >= v", version)
     return version
 
 
 def _check_logged(page: Any, version: int, action: dict[str, Any]) -> None:
     """The logged action of ``version`` carries every value meant (the UI built the right one)."""
-    game_id = page.evaluate("() => Warboard.game.id")
+    game_id = page.evaluate(f"async () => (await {GAME_MODULE}).game.id")
     res = page.request.get(f"/api/games/{game_id}/events?after={version - 1}")
     entries = [e for e in res.json()["entries"] if e["sequence"] == version]
     if not entries:

@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.a11y import audit, tab_walk
+from tests.frontend.browser import game_state, wait_for_game
 from tests.frontend.conftest import sign_in as sign_in_page
 
 pytestmark = pytest.mark.browser
@@ -80,10 +81,11 @@ def sign_in(page, username: str) -> None:
 GAMES_TRIED = 5
 #: PLAYER's new game: 3 seats, one round, the bots in the other two; its id.
 NEW_GAME = """async () => {
-  const made = await Warboard.api("POST", "/api/games", {seats: 3, name: "Keyboard game",
+  const { api } = await import("/static/frontend/common.js");
+  const made = await api("POST", "/api/games", {seats: 3, name: "Keyboard game",
     options: {win: "round-limit", round_limit: 1}});
-  await Warboard.api("POST", `/api/games/${made.data.id}/bots`);
-  await Warboard.api("POST", `/api/games/${made.data.id}/start`);
+  await api("POST", `/api/games/${made.data.id}/bots`);
+  await api("POST", `/api/games/${made.data.id}/start`);
   return made.data.id;
 }"""
 #: Decisions of our campaign: offered without ``place``, our turn went past the placing.
@@ -95,11 +97,12 @@ CAMPAIGN = {"attack", "end_campaign", "cruise"}
 #: ``place`` itself, and playing it skipped the decision this module needs (a CI run played the
 #: whole turn by hints and the round-limit game ended with no ``place`` ever shown).
 PLAY_HINT = """async ([gameId, version]) => {
-  const hint = await Warboard.api("GET", `/api/games/${gameId}/hint`);
+  const { api, randomKey } = await import("/static/frontend/common.js");
+  const hint = await api("GET", `/api/games/${gameId}/hint`);
   if (!hint.ok) return hint.data && hint.data.error;
   if (hint.data.version !== version || hint.data.action.type === "place") return "stale";
-  const sent = await Warboard.api("POST", `/api/games/${gameId}/actions`, {action: hint.data.action,
-    expected_version: version, idempotency_key: Warboard.randomKey()});
+  const sent = await api("POST", `/api/games/${gameId}/actions`, {action: hint.data.action,
+    expected_version: version, idempotency_key: randomKey()});
   return sent.ok ? "played" : sent.data && sent.data.error;
 }"""
 #: Offered all game long: not a decision the game waits for.
@@ -112,7 +115,7 @@ def play_until_place(page, game_id: int, seconds: float = 300) -> bool:
     ``games``): what comes first depends on the game's secret seed."""
     deadline = time.monotonic() + seconds
     while True:
-        state = page.evaluate("() => Warboard.game.state()")
+        state = game_state(page)
         types = {a["type"] for a in (state["view"] or {}).get("legal_actions", [])}
         if "place" in types:
             return True
@@ -121,15 +124,15 @@ def play_until_place(page, game_id: int, seconds: float = 300) -> bool:
         assert time.monotonic() < deadline, f"no place decision came (offered: {types})"
         played = types - META and page.evaluate(PLAY_HINT, [game_id, state["version"]])
         if played == "played":
-            page.wait_for_function("(v) => Warboard.game.state().version > v", arg=state["version"])
+            wait_for_game(page, "(s, v) => s.version > v", state["version"])
         time.sleep(0.3)
 
 
 def wait_for_action(page, action_type: str, seconds: float = 120) -> None:
     deadline = time.monotonic() + seconds
-    while action_type not in page.evaluate(
-        "() => (Warboard.game.state().view?.legal_actions || []).map((a) => a.type)"
-    ):
+    while action_type not in [
+        a["type"] for a in (game_state(page)["view"] or {}).get("legal_actions", [])
+    ]:
         assert time.monotonic() < deadline, f"no {action_type} decision came"
         time.sleep(0.3)
 
@@ -216,7 +219,7 @@ def test_every_territory_is_reached_by_keyboard_and_enter_picks_it(page, games):
 
 def test_the_colour_is_never_the_only_cue(page, games):
     open_page(page, f"/games/{games['running']}")
-    view = page.evaluate("() => Warboard.game.state().view")
+    view = game_state(page)["view"]
     rows = page.locator("#seats-body tr")
     expect(rows).to_have_count(len(view["seats"]), timeout=LOADED)
     for i, seat in enumerate(view["seats"]):

@@ -38,7 +38,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.browser import Site
+from tests.frontend.browser import Site, game_state, wait_for_game
 from tests.frontend.people import lobby_loaded, sees, sign_in, watch
 from tests.frontend.play import PerformError, perform
 from tests.frontend.steer import KINDS, kind_of, steer
@@ -167,10 +167,8 @@ def test_two_people_play_a_whole_game_through_the_board(chromium, full_site):
                     break
                 if not any(s["type"] not in ANYTIME for s in state["view"]["legal_actions"]):
                     continue
-                page.wait_for_function(
-                    "v => Warboard.game.state().version >= v", arg=state["version"]
-                )
-                if page.evaluate("() => Warboard.game.state().version") != state["version"]:
+                wait_for_game(page, "(s, v) => s.version >= v", state["version"])
+                if game_state(page)["version"] != state["version"]:
                     break  # the game moved meanwhile: read it again
                 action = _decide(page, state, covered, territories, game_id)
                 try:

@@ -13,6 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.frontend.browser import COMMON_MODULE
 from tests.frontend.people import sees, sign_in, watch
 from tests.frontend.play import perform
 
@@ -21,7 +22,8 @@ pytestmark = pytest.mark.browser
 
 def _api(page, method: str, url: str, body: dict | None = None) -> dict:
     """A call through the page's own API helper (its session and CSRF token)."""
-    res = page.evaluate("([m, u, b]) => Warboard.api(m, u, b ?? undefined)", [method, url, body])
+    call = f"async ([m, u, b]) => (await import({COMMON_MODULE!r})).api(m, u, b ?? undefined)"
+    res = page.evaluate(call, [method, url, body])
     assert res["ok"], res
     return res["data"]
 

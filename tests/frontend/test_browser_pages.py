@@ -94,9 +94,10 @@ def test_the_board_fits_a_phone_and_names_each_card_symbol_on_hover(chromium, si
     try:
         signed_in(page, "phone-ann")
         game_id = page.evaluate("""async () => {
-          const made = await Warboard.api("POST", "/api/games", {seats: 3, name: "Phone"});
-          await Warboard.api("POST", `/api/games/${made.data.id}/bots`);
-          await Warboard.api("POST", `/api/games/${made.data.id}/start`);
+          const { api } = await import("/static/frontend/common.js");
+          const made = await api("POST", "/api/games", {seats: 3, name: "Phone"});
+          await api("POST", `/api/games/${made.data.id}/bots`);
+          await api("POST", `/api/games/${made.data.id}/start`);
           return made.data.id;
         }""")
         page.goto(f"/games/{game_id}")

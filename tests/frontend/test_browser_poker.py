@@ -11,7 +11,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.browser import PASSWORD
+from tests.frontend.browser import PASSWORD, game_state
 
 pytestmark = pytest.mark.browser
 
@@ -147,12 +147,11 @@ def test_a_poker_hand_is_played_at_the_table_and_a_spectator_sees_no_hidden_card
             expect(form).to_contain_text("Red queens")
             # the other entrants' stashes are nowhere on this player's page
             others = {c for s in hand["seats"] if s is not seat for c in s["stash"] + s["hand"]}
-            state_json = player_page.evaluate("() => JSON.stringify(Warboard.game.state().view)")
+            state_json = json.dumps(game_state(player_page)["view"])
             assert not [c for c in others if f'"{c}"' in state_json]
-            least = player_page.evaluate(
-                "() => Warboard.game.state().view.legal_actions"
-                ".find((s) => s.type === 'poker').options.choose.min"
-            )
+            least = next(
+                s for s in game_state(player_page)["view"]["legal_actions"] if s["type"] == "poker"
+            )["options"]["choose"]["min"]
             for card in seat["stash"][:least]:  # a click on the card picks it
                 form.locator(f'label:has(input[data-field="cards"][value="{card}"])').click()
                 expect(form.locator(f'input[data-field="cards"][value="{card}"]')).to_be_checked()
@@ -206,7 +205,7 @@ def test_a_poker_hand_is_played_at_the_table_and_a_spectator_sees_no_hidden_card
     rule = page.locator("#contest-table > p").inner_text()
     assert "Red queens" in rule
     text = page.locator("body").inner_text().replace(rule, "")
-    state_json = page.evaluate("() => JSON.stringify(Warboard.game.state().view)")
+    state_json = json.dumps(game_state(page)["view"])
     assert not [c for c in hidden if f'"{c}"' in state_json]
     assert not [c for c in hidden if f'data-card="{c}"' in html]
     assert page.locator(".poker-card").count() == 0 and page.locator(".risk-card").count() == 0

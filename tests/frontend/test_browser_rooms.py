@@ -16,7 +16,8 @@ pytestmark = pytest.mark.browser
 #: How long an expectation waits (ms): the browser tests share the machine with the suite.
 LOADED = 30_000
 
-JOURNAL = """async (id) => (await Warboard.api("GET", `/api/rooms/${id}/journal`)).data.entries"""
+JOURNAL = """async (id) => (await (await import("/static/frontend/common.js"))
+  .api("GET", `/api/rooms/${id}/journal`)).data.entries"""
 
 
 def test_a_room_is_made_joined_and_a_battle_rolled_through_its_pages(chromium, site, signed_in):

@@ -11,13 +11,13 @@ the keyboard on the board (factory and ship's station) and accepted.
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 from playwright.sync_api import expect
 
 from risk.rules.board_map import load_map
+from tests.frontend.browser import game_state, wait_for_game
 
 pytestmark = pytest.mark.browser
 
@@ -86,7 +86,7 @@ def test_a_ship_cruises_and_sails_by_clicks_on_the_board(page, site, signed_in):
     sail = page.locator("#action-buttons button[data-type=sail]")
     expect(sail).to_be_visible()
     sail.click()
-    view = page.evaluate("() => Warboard.game.state().view")
+    view = game_state(page)["view"]
     at, moves = view["ships"][ship]["station"], view["ships"][ship]["moves"]
     assert view["ships"][ship]["cruising"] and 2 <= moves <= 12  # two dice of boat lengths
     # what the map's lanes reach within the roll, worked out here from the map, not the page
@@ -108,10 +108,8 @@ def test_a_ship_cruises_and_sails_by_clicks_on_the_board(page, site, signed_in):
     expect(page.locator("#action-form select[data-field=station]")).to_have_value(goal)
     page.locator("#action-form button.primary").click()
     expect(page.locator("#action-result")).to_contain_text("Applied")
-    page.wait_for_function(
-        f"() => Warboard.game.state().view.ships[{json.dumps(ship)}].station === {json.dumps(goal)}"
-    )
-    moved = page.evaluate(f"() => Warboard.game.state().view.ships[{json.dumps(ship)}]")
+    wait_for_game(page, "(s, [ship, goal]) => s.view.ships[ship].station === goal", [ship, goal])
+    moved = game_state(page)["view"]["ships"][ship]
     assert moved["moves"] == moves - reach[goal]
     assert page.js_errors == []
 
@@ -139,7 +137,7 @@ def test_the_set_up_is_arranged_with_the_keyboard_on_the_board(page, site, signe
     expect(page.locator("#status-line")).to_contain_text("you are arranger-amy")
     expect(page.locator("#action-form button.primary")).to_be_visible()
 
-    view = page.evaluate("() => Warboard.game.state().view")
+    view = game_state(page)["view"]
     spec = next(s for s in view["legal_actions"] if s["type"] == "arrange")
     o = spec["options"]
     fields = page.locator("#action-form input[data-field=arrangement]")
@@ -168,10 +166,8 @@ def test_the_set_up_is_arranged_with_the_keyboard_on_the_board(page, site, signe
         expect(page.locator("#action-form select[data-field=ship_station]")).to_have_value(station)
     page.locator("#action-form button.primary").click()
     expect(page.locator("#action-result")).to_contain_text("Applied")
-    page.wait_for_function(
-        f"() => Warboard.game.state().view.territories[{json.dumps(factory)}].factory === true"
-    )
+    wait_for_game(page, "(s, t) => s.view.territories[t].factory === true", factory)
     if station is not None:
-        ships = page.evaluate("() => Object.values(Warboard.game.state().view.ships)")
+        ships = list(game_state(page)["view"]["ships"].values())
         assert station in [s["station"] for s in ships if s["owner"] == "arranger-amy"]
     assert page.js_errors == []

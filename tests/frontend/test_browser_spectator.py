@@ -17,6 +17,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from tests.frontend.browser import GAME_MODULE, game_state
 from tests.frontend.hidden_cards import Hidden, hidden_at, leaks, states_by_version
 
 pytestmark = pytest.mark.browser
@@ -28,12 +29,15 @@ LOADED = 30_000
 #: task after the last one, so a render is seen whole) whose version or HTML changed. The
 #: events list is also filled from the events API, which may already hold later events than the
 #: view: what was public by the newest event shown counts as shown.
-RECORDER = """() => {
+RECORDER = (
+    "async () => {\n  const { game } = await "
+    + GAME_MODULE
+    + """;
   window.__pages = [];
   let queued = false;
   const take = () => {
     queued = false;
-    const state = typeof Warboard !== 'undefined' && Warboard.game && Warboard.game.state();
+    const state = game.state();
     if (!state || state.version < 0) return;
     const html = document.documentElement.outerHTML;
     const last = window.__pages[window.__pages.length - 1];
@@ -46,6 +50,7 @@ RECORDER = """() => {
     .observe(document.documentElement, all);
   take();
 }"""
+)
 
 
 def test_the_check_finds_a_hand_written_as_a_list():
@@ -101,21 +106,23 @@ def test_a_spectator_sees_no_hidden_card_in_a_whole_game(chromium, site, signed_
             f"Signed in as {owner_name}", timeout=LOADED
         )
         game_id = mine.evaluate("""async () => {
-          const made = await Warboard.api("POST", "/api/games", {seats: 3, public: true,
+          const { api } = await import("/static/frontend/common.js");
+          const made = await api("POST", "/api/games", {seats: 3, public: true,
             name: "Spectator check", options: {win: "round-limit", round_limit: 1}});
           return made.data.id;
         }""")
         site.shell(SEED_SQL.format(game_id=game_id, seed=seed))
         mine.evaluate(
             """async (id) => {
-          await Warboard.api("POST", `/api/games/${id}/bots`);
-          await Warboard.api("POST", `/api/games/${id}/start`);
+          const { api } = await import("/static/frontend/common.js");
+          await api("POST", `/api/games/${id}/bots`);
+          await api("POST", `/api/games/${id}/start`);
         }""",
             game_id,
         )
         mine.goto(f"/games/{game_id}")
         expect(mine.locator("#hands")).to_contain_text("Your hands", timeout=LOADED)
-        own_view = mine.evaluate("() => Warboard.game.state().view")
+        own_view = game_state(mine)["view"]
         me = next(s for s in own_view["seats"] if s["id"] == own_view["you"])
         own_html = mine.evaluate("() => document.documentElement.outerHTML")
 
@@ -137,13 +144,14 @@ def test_a_spectator_sees_no_hidden_card_in_a_whole_game(chromium, site, signed_
         mine.locator("#action-json").fill('{"type": "concede"}')
         mine.locator("#action-send").click()
         deadline = time.monotonic() + 240
-        while not spy.evaluate("() => Boolean(Warboard.game.state().view?.over)"):
+        while not (game_state(spy)["view"] or {}).get("over"):
             assert time.monotonic() < deadline, "the game did not end"
             time.sleep(0.5)
         spy.wait_for_timeout(500)
         pages = spy.evaluate("() => window.__pages")
         replay = mine.evaluate(
-            f"async () => (await Warboard.api('GET', '/api/games/{game_id}/replay')).data"
+            f"async () => (await (await import('/static/frontend/common.js'))"
+            f".api('GET', '/api/games/{game_id}/replay')).data"
         )
     finally:
         owner.close()

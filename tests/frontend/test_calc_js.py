@@ -1,4 +1,4 @@
-"""The calculators' script (calc.js) under Node: its pure functions and its renderers.
+"""The calculators' modules under Node: calc.js's pure functions and calc_page.js's renderers.
 
 Query string <-> form inputs, the JSON body built from the inputs, the bar chart's data, and the
 plain-English explanations of result codes (every code the WiF table prints and every France 1944
@@ -9,40 +9,21 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 
 import pytest
 
 from combat.crt.france_1944 import RESULTS as FRANCE_RESULTS
 from combat.crt.wif import parse_code, wif_land_odds
 from tests.conftest import ROOT
+from tests.frontend.node import call_each, module_url, run_script
 
 WIF_DATA = ROOT / "combat" / "crt" / "data" / "wif_2d10_land.json"
-CALC_JS = ROOT / "frontend" / "static" / "frontend" / "calc.js"
-NODE = shutil.which("node")
-
-RUNNER = """
-const calls = JSON.parse(require("fs").readFileSync(0, "utf8"));
-const fns = { toQuery, fromQuery, toBody, barData, explainWif, explainFrance, explainAA, unitsText,
-  riskOutcomeText };
-const out = calls.map(([name, args]) => {
-  try { return { ok: fns[name](...args) }; } catch (e) { return { error: String(e.message) }; }
-});
-process.stdout.write(JSON.stringify(out));
-"""
+FUNCTIONS = ["toQuery", "fromQuery", "toBody", "barData", "explainWif", "explainFrance",
+             "explainAA", "unitsText", "riskOutcomeText"]  # fmt: skip
 
 
 def call(*calls: tuple[str, list]) -> list[dict]:
-    if NODE is None:
-        pytest.fail("Node.js is needed to run calc.js: install Debian's nodejs (make test does)")
-    source = CALC_JS.read_text()
-    script = source[source.index("// [calc start]") : source.index("// [calc end]")] + RUNNER
-    result = subprocess.run(
-        [NODE, "-e", script], input=json.dumps(calls), capture_output=True, text=True,
-        timeout=60, check=True,
-    )  # fmt: skip
-    return json.loads(result.stdout)
+    return call_each("calc.js", FUNCTIONS, list(calls))
 
 
 def ok(name: str, *args: object) -> object:
@@ -239,26 +220,24 @@ function collect(node, tags) {
 }
 """
 
-RENDER_RUNNER = """
-const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
-process.stdout.write(JSON.stringify(cases.map(([kind, data]) => {
+RENDER_RUNNER = (
+    f"""
+const {{ RENDER }} = await import({json.dumps(module_url("calc_page.js"))});
+"""
+    + """
+process.stdout.write(JSON.stringify(input.map(([kind, data]) => {
   const host = new Node("div");
-  try { Calc.RENDER[kind](data, host); } catch (e) { return { error: String(e.stack) }; }
+  try { RENDER[kind](data, host); } catch (e) { return { error: String(e.stack) }; }
   return { text: host.textContent, tags: collect(host, []),
            bars: collect(host, []).filter((t) => t === "rect").length };
 })));
 """
+)
 
 
 def render(cases: list[tuple[str, dict]]) -> list[dict]:
-    assert NODE is not None, "Node.js is needed"
-    common = (ROOT / "frontend" / "static" / "frontend" / "common.js").read_text()
-    script = "\n".join([FAKE_DOM, common, CALC_JS.read_text(), RENDER_RUNNER])
-    result = subprocess.run(
-        [NODE, "-e", script], input=json.dumps(cases), capture_output=True, text=True,
-        timeout=60, check=True,
-    )  # fmt: skip
-    return json.loads(result.stdout)
+    # calc_page.js is imported once the fake DOM is in place (a static import would come first)
+    return run_script(FAKE_DOM + RENDER_RUNNER, cases)
 
 
 def api(client, url: str, body: dict) -> dict:

@@ -72,8 +72,8 @@ def test_a_calculator_page_has_its_labelled_form(client, path):
     api, fields = PAGES[path]
     html = page(client, path)
     assert 'id="calc-form"' in html and f'data-api="{api}"' in html
-    assert '<script src="/static/frontend/calc.js"></script>' in html
-    assert '<script src="/static/frontend/common.js"></script>' in html
+    assert '<script type="module" src="/static/frontend/calc_page.js"></script>' in html
+    assert '<script type="module" src="/static/frontend/whoami.js"></script>' in html
     for field in fields:
         assert f'name="{field}"' in html
     assert 'id="calc-share"' in html and 'aria-live="polite"' in html

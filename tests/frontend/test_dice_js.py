@@ -10,35 +10,18 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
-import subprocess
-
-import pytest
 
 from combat.dice import SeededDice, commitment_of, derive_roll
 from games.play.seeds import engine_seed
-from tests.conftest import ROOT
-
-DICE_JS = ROOT / "frontend" / "static" / "frontend" / "dice.js"
+from tests.frontend.node import module_url, run_script
 
 
 def run_in_node(runner: str, payload: object) -> object:
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("Node.js is needed to run dice.js: install Debian's nodejs (make test does)")
-    script = f"const D = require({json.dumps(str(DICE_JS))});\n{runner}"
-    result = subprocess.run(
-        [node, "-e", script], input=json.dumps(payload), capture_output=True, text=True,
-        timeout=60, check=True,
-    )  # fmt: skip
-    return json.loads(result.stdout)
+    return run_script(f"import * as D from {json.dumps(module_url('dice.js'))};\n{runner}", payload)
 
 
 def read_stdin_then(body: str) -> str:
-    return (
-        'const input = JSON.parse(require("fs").readFileSync(0, "utf8"));\n'
-        f"(async () => {{ {body} }})().catch((e) => {{ console.error(e); process.exit(1); }});"
-    )
+    return f"(async () => {{ {body} }})().catch((e) => {{ console.error(e); process.exit(1); }});"
 
 
 def test_rolls_derive_as_in_python():

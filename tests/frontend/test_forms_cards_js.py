@@ -1,20 +1,18 @@
 """The card, poker and ally forms (``buildCards`` in forms_cards.js) against the engine.
 
-The pure part of forms_cards.js between its ``[cards start]``/``[cards end]`` markers runs under
-Node. Seeded random games are driven into every decision the module has a form for (turn_in,
-discard, challenge, answer, the poker hand's choose, bet and draw steps, end_turn with an ally to
-declare, join): the forms' choices are built in Node and each action must be one the engine
-accepts; where a spec's choices are few enough, every one of them is built and applied, so the
-form allows nothing the engine refuses. Hand-worked specs check the exact actions built, and
-choices outside a spec's bounds give a sentence, never an action. Needs Node.js.
+Node imports forms_cards.js and runs its pure functions. Seeded random games are driven into
+every decision the module has a form for (turn_in, discard, challenge, answer, the poker hand's
+choose, bet and draw steps, end_turn with an ally to declare, join): the forms' choices are built
+in Node and each action must be one the engine accepts; where a spec's choices are few enough,
+every one of them is built and applied, so the form allows nothing the engine refuses.
+Hand-worked specs check the exact actions built, and choices outside a spec's bounds give a
+sentence, never an action. Needs Node.js.
 """
 
 from __future__ import annotations
 
 import itertools
-import json
 import random
-import subprocess
 from typing import Any
 
 import pytest
@@ -29,34 +27,16 @@ from risk.rules import (
 )
 from risk.rules.bots import RandomBot, decide
 from risk.rules.state import GameState
-from tests.conftest import ROOT
-from tests.frontend.test_game_js_patch import _node
+from tests.frontend.node import call_each
 
-FORMS_JS = ROOT / "frontend" / "static" / "frontend" / "forms_cards.js"
 TYPES = ("turn_in", "discard", "challenge", "answer", "poker", "end_turn", "join")
-
-RUNNER = """
-const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
-const fns = { buildCards, pokerCardName, pokerCardFace, redQueenSentence, cardsInSets,
-  contestSentences, moveText };
-const out = cases.map(([fn, args]) => {
-  try { return { ok: fns[fn](...args) }; }
-  catch (e) { return { error: String(e.message) }; }
-});
-process.stdout.write(JSON.stringify(out));
-"""
+FUNCTIONS = ["buildCards", "pokerCardName", "pokerCardFace", "redQueenSentence", "cardsInSets",
+             "contestSentences", "moveText"]  # fmt: skip
 
 
 def run_cards(cases: list[tuple[str, list[Any]]]) -> list[Any]:
-    """Each ``(function, args)`` called in Node on the module's pure part; their results."""
-    source = FORMS_JS.read_text()
-    start = source.index("// [cards start]")
-    end = source.index("// [cards end]")
-    result = subprocess.run(
-        [_node(), "-e", source[start:end] + RUNNER], input=json.dumps(cases),
-        capture_output=True, text=True, timeout=120, check=True,
-    )  # fmt: skip
-    out = json.loads(result.stdout)
+    """Each ``(function, args)`` called in Node on the module's exports; their results."""
+    out = call_each("forms_cards.js", FUNCTIONS, cases)
     assert all("ok" in r for r in out), [r for r in out if "ok" not in r][:3]
     return [r["ok"] for r in out]
 

@@ -1,17 +1,14 @@
 """The ship and remaining board-action forms (``forms_ships.js``) against the engine.
 
-The pure part of forms_ships.js between its ``[ships start]``/``[ships end]`` markers is run
-under Node: on the legal actions of seeded random games, choices a player could make in each form
-(random, within the spec's bounds) are built into actions, and the engine must accept every one;
-choices outside the bounds are refused with a sentence; one hand-worked case per type checks the
-exact action. Needs Node.js (like test_game_js_actions.py).
+Node imports forms_ships.js and runs its pure functions: on the legal actions of seeded random
+games, choices a player could make in each form (random, within the spec's bounds) are built
+into actions, and the engine must accept every one; choices outside the bounds are refused with
+a sentence; one hand-worked case per type checks the exact action. Needs Node.js.
 """
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
 from collections import Counter
 from typing import Any
 
@@ -19,10 +16,8 @@ from risk.rules import action_from_dict, apply, game_dice, new_game, pending_dec
 from risk.rules import board as rules_board
 from risk.rules.bots import RandomBot, decide
 from risk.rules.state import GameState, clone
-from tests.conftest import ROOT
-from tests.frontend.test_game_js_patch import _node
+from tests.frontend.node import import_line, run_script
 
-FORMS_JS = ROOT / "frontend" / "static" / "frontend" / "forms_ships.js"
 TYPES = (
     "arrange",
     "place_ship",
@@ -40,10 +35,12 @@ TYPES = (
 )
 PER_TYPE = 12  # cases kept of each type: enough variety, and Node runs them in one go
 
-RUNNER = """
-const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
+FUNCTIONS = ("buildShipAction", "shipMarks", "shipPick", "shipDefaultChoice")
+RUNNER = (
+    import_line("forms_ships.js", *FUNCTIONS)
+    + """
 const fns = { buildShipAction, shipMarks, shipPick, shipDefaultChoice };
-const out = cases.map(([fn, args]) => {
+const out = input.map(([fn, args]) => {
   try {
     if (fn === "shipPick") {
       const hit = shipPick(...args);
@@ -54,22 +51,12 @@ const out = cases.map(([fn, args]) => {
 });
 process.stdout.write(JSON.stringify(out));
 """
+)
 
 
 def run_forms(cases: list[tuple[str, list]]) -> list:
-    """Each (function name, arguments) run in Node on the marked pure part of forms_ships.js."""
-    source = FORMS_JS.read_text()
-    start = source.index("// [ships start]")
-    end = source.index("// [ships end]")
-    result = subprocess.run(
-        [_node(), "-e", source[start:end] + RUNNER],
-        input=json.dumps(cases),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    out = json.loads(result.stdout)
+    """Each (function name, arguments) run in Node on forms_ships.js's exports."""
+    out = run_script(RUNNER, cases)
     assert all("ok" in r for r in out), out
     return [r["ok"] for r in out]
 

@@ -1,42 +1,23 @@
-"""The game page's action forms (``buildAction`` in game.js) against the engine.
+"""The game page's action forms (``buildAction`` in actions.js) against the engine.
 
-The pure part of game.js between its ``[actions start]``/``[actions end]`` markers is run under
-Node on the legal actions of random games with choices a player could make in the forms: every
-action it builds must be one the engine accepts, and choices outside a spec's bounds are refused
-with a sentence. Needs Node.js (like test_game_js_patch.py).
+Node imports actions.js and runs it on the legal actions of random games with choices a player
+could make in the forms: every action it builds must be one the engine accepts, and choices
+outside a spec's bounds are refused with a sentence. Needs Node.js (tests/frontend/node.py).
 """
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
 
 import pytest
 
 from risk.rules import action_from_dict, apply, game_dice, new_game, pending_decisions, view_for
 from risk.rules.bots import RandomBot, decide
-from tests.frontend.test_game_js_patch import GAME_JS, _node
-
-RUNNER = """
-const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
-const out = cases.map(([fn, args]) => {
-  try { return { ok: ({ buildAction, oddsRequest, flankMost })[fn](...args) }; }
-  catch (e) { return { error: String(e.message) }; }
-});
-process.stdout.write(JSON.stringify(out));
-"""
+from tests.frontend.node import call_each
 
 
 def run_actions(cases: list[tuple[str, list]]) -> list:
-    source = GAME_JS.read_text()
-    start = source.index("// [actions start]")
-    end = source.index("// [actions end]")
-    result = subprocess.run(
-        [_node(), "-e", source[start:end] + RUNNER], input=json.dumps(cases),
-        capture_output=True, text=True, timeout=60, check=True,
-    )  # fmt: skip
-    out = json.loads(result.stdout)
+    out = call_each("actions.js", ["buildAction", "oddsRequest", "flankMost"], cases)
     assert all("ok" in r for r in out), out
     return [r["ok"] for r in out]
 

@@ -1,56 +1,34 @@
-"""The browser's JSON Patch applier (``applyPatch`` in patch.js, ``Warboard.patch.apply``, which
-the game page and the replay viewer use) against ``risk.rules.view_patch``.
+"""The browser's JSON Patch applier (``applyPatch`` in patch.js, which the game page's state and
+the replay viewer use) against ``risk.rules.view_patch``.
 
-The function is cut out of patch.js between its ``[applyPatch start]``/``[applyPatch end]``
-markers and run under Node on patches the server makes from real views of a random game: it
-must rebuild exactly the view ``apply_patch`` rebuilds, and refuse an op that does not fit.
-Needs Node.js (``scripts/test.sh`` installs Debian's ``nodejs`` when it is missing).
+Node imports the module and runs it on patches the server makes from real views of a random
+game: it must rebuild exactly the view ``apply_patch`` rebuilds, and refuse an op that does not
+fit. Needs Node.js (tests/frontend/node.py).
 """
 
 from __future__ import annotations
 
 import json
 import random
-import shutil
-import subprocess
-
-import pytest
 
 from risk.rules import apply, apply_patch, game_dice, new_game, pending_decisions, view_for
 from risk.rules import view_patch as make_patch
 from risk.rules.bots import RandomBot, decide
-from tests.conftest import ROOT
+from tests.frontend.node import import_line, run_script
 
-GAME_JS = ROOT / "frontend" / "static" / "frontend" / "game.js"
-PATCH_JS = ROOT / "frontend" / "static" / "frontend" / "patch.js"
-NODE = shutil.which("node")
-
-
-def _node() -> str:
-    if NODE is None:
-        pytest.fail("Node.js is needed to run game.js: install Debian's nodejs (make test does)")
-    return NODE
-
-
-RUNNER = """
-const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
-const out = cases.map(([doc, ops]) => {
+RUNNER = (
+    import_line("patch.js", "applyPatch")
+    + """
+const out = input.map(([doc, ops]) => {
   try { return { ok: applyPatch(doc, ops) }; } catch (e) { return { error: String(e.message) }; }
 });
 process.stdout.write(JSON.stringify(out));
 """
+)
 
 
 def run_in_node(cases: list[tuple[object, list[dict]]]) -> list[dict]:
-    source = PATCH_JS.read_text()
-    start = source.index("// [applyPatch start]")
-    end = source.index("// [applyPatch end]")
-    script = source[start:end] + RUNNER
-    result = subprocess.run(
-        [_node(), "-e", script], input=json.dumps(cases), capture_output=True, text=True,
-        timeout=60, check=True,
-    )  # fmt: skip
-    return json.loads(result.stdout)
+    return run_script(RUNNER, cases)
 
 
 def test_the_browser_rebuilds_the_same_views_as_the_server():

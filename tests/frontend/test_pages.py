@@ -16,7 +16,7 @@ from django.urls import reverse
 from games.play.reads import fetch
 from tests.games.helpers import start_game
 
-SCRIPT = '<script src="/static/frontend/{}"></script>'
+SCRIPT = '<script type="module" src="/static/frontend/{}"></script>'
 
 
 def page(client: Client, path: str) -> str:
@@ -41,7 +41,7 @@ def test_the_routes_have_their_names():
 def test_the_lobby_page(client):
     html = page(client, "/games")  # no db fixture: a database read would fail the test
     assert title(html) == "Games - Warboard"
-    assert SCRIPT.format("common.js") in html
+    assert SCRIPT.format("whoami.js") in html
     assert SCRIPT.format("lobby.js") in html
     assert 'id="create-form"' in html
     for field in ("seats", "win", "time_control", "minutes", "days", "public"):

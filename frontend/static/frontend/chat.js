@@ -1,16 +1,15 @@
-// The game page's chat (issue 17): the log of lines, and for seated players a labelled input.
+// The game page's chat: the log of lines, and for seated players a labelled input.
 // Lines arrive over the game's socket (game.js dispatches every socket message as
-// "warboard:game-message") and are sent with Warboard.game.send. The history comes from
+// "warboard:game-message") and are sent with game.send (game.js). The history comes from
 // GET /api/games/{id}/chat on load and again after each (re)connect: game.js gets a "state"
 // message after connecting, and the lines after the last one held are fetched then, so no line
 // is lost while the socket was down. Lines are kept in id order and each id shown once, however
-// the push and the fetch interleave. Every text goes in with textContent (Warboard.el).
-"use strict";
+// the push and the fetch interleave. Every text goes in with textContent (el).
+import { api, el, errorText, randomKey } from "./common.js";
+import { game } from "./game.js";
 
-(() => {
-  const { api, el, errorText, randomKey } = Warboard;
-  const root = document.getElementById("chat-section");
-  if (!root) return;
+// The chat section is on the page: follow the game's socket.
+function startChat() {
   const gameId = document.body.dataset.gameId;
   const log = document.getElementById("chat-log");
   const form = document.getElementById("chat-form");
@@ -25,7 +24,7 @@
   let colours = {}; // seat id -> colour, from the view
 
   function invite() {
-    return Warboard.game && Warboard.game.invite ? Warboard.game.invite : null;
+    return game.invite || null;
   }
 
   function timeText(iso) {
@@ -98,7 +97,7 @@
     event.preventDefault();
     const text = input.value.trim();
     if (!text) return;
-    const sent = Warboard.game && Warboard.game.send({ type: "chat", text, request_id: REQUEST_PREFIX + randomKey() });
+    const sent = game.send({ type: "chat", text, request_id: REQUEST_PREFIX + randomKey() });
     result.className = sent ? "" : "bad";
     result.textContent = sent ? "Sending…" : "Not connected: wait for the connection to come back.";
   });
@@ -124,4 +123,6 @@
   document.addEventListener("warboard:game-render", (event) => renderWriter(event.detail && event.detail.game));
 
   fetchHistory();
-})();
+}
+
+if (document.getElementById("chat-section")) startChat();

@@ -1,211 +1,208 @@
 // /games: the lobby. Lists games (GET /api/games: waiting on me, my games, open games, running
 // games), live over /ws/lobby/; creates one, joins, fills with bots, starts; watches a running
 // game or joins it by taking over an allied army (a 'join' action).
-"use strict";
+import { api, el, errorText, me, randomKey, setText, timeControlText } from "./common.js";
 
-(() => {
-  const { api, errorText, el, randomKey, setText, timeControlText } = Warboard;
-  let profile = null;
+let profile = null;
 
-  function seatsText(game) {
-    const taken = game.seats.filter((s) => s.position < game.seat_count);
-    const names = taken.map((s) => `${s.name || s.player}${s.bot ? " (bot)" : ""}`);
-    return `${taken.length}/${game.seat_count}${names.length ? ": " + names.join(", ") : ""}`;
+function seatsText(game) {
+  const taken = game.seats.filter((s) => s.position < game.seat_count);
+  const names = taken.map((s) => `${s.name || s.player}${s.bot ? " (bot)" : ""}`);
+  return `${taken.length}/${game.seat_count}${names.length ? ": " + names.join(", ") : ""}`;
+}
+
+function actionButton(label, onClick) {
+  const button = el("button", { type: "button" }, label);
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    await onClick();
+    button.disabled = false;
+  });
+  return button;
+}
+
+async function lobbyCall(game, what) {
+  const res = await api("POST", `/api/games/${game.id}/${what}`, what === "join" ? {} : undefined);
+  if (res.ok) {
+    setText("lobby-status", `Game ${game.id}: ${what} done.`, "ok");
+    if (what === "start") location.assign(`/games/${game.id}`);
+    else load();
+  } else {
+    setText("lobby-status", `Game ${game.id}: ${what} refused — ${errorText(res.data, res.status)}`, "bad");
   }
+}
 
-  function actionButton(label, onClick) {
-    const button = el("button", { type: "button" }, label);
-    button.addEventListener("click", async () => {
-      button.disabled = true;
-      await onClick();
-      button.disabled = false;
-    });
-    return button;
+// "Take over <ally>": the 'join' action through the HTTP action API, then the game's page.
+async function takeOver(game, ally) {
+  const body = { action: { type: "join", ally }, expected_version: game.version, idempotency_key: randomKey() };
+  const res = await api("POST", `/api/games/${game.id}/actions`, body);
+  if (res.ok) {
+    location.assign(`/games/${game.id}`);
+  } else {
+    setText("lobby-status", `Game ${game.id}: taking over ${ally} refused — ${errorText(res.data, res.status)}`, "bad");
+    load();
   }
+}
 
-  async function lobbyCall(game, what) {
-    const res = await api("POST", `/api/games/${game.id}/${what}`, what === "join" ? {} : undefined);
-    if (res.ok) {
-      setText("lobby-status", `Game ${game.id}: ${what} done.`, "ok");
-      if (what === "start") location.assign(`/games/${game.id}`);
-      else load();
-    } else {
-      setText("lobby-status", `Game ${game.id}: ${what} refused — ${errorText(res.data, res.status)}`, "bad");
+// One game's row. allies: the allied armies the caller may take over (joinable=true).
+function row(game, allies) {
+  const me = profile ? profile.username : null;
+  const mine = me !== null && game.seats.some((s) => s.player === me && s.position < game.seat_count);
+  const free = game.seats.filter((s) => s.position < game.seat_count).length < game.seat_count;
+  const creator = me !== null && game.creator === me;
+  const buttons = [];
+  if (game.status === "open") {
+    buttons.push(el("a", { href: `/games/${game.id}` }, "Open"));
+    if (profile) {
+      if (!mine && free) buttons.push(actionButton("Join", () => lobbyCall(game, "join")));
+      if (mine && !creator) buttons.push(actionButton("Leave", () => lobbyCall(game, "leave")));
+      if (creator && free) buttons.push(actionButton("Fill with bots", () => lobbyCall(game, "bots")));
+      if (creator && !free) buttons.push(actionButton("Start", () => lobbyCall(game, "start")));
+    }
+  } else {
+    buttons.push(el("a", { href: `/games/${game.id}` }, mine ? "Play" : "Watch"));
+    if (profile && game.status === "running") {
+      for (const ally of allies || []) buttons.push(actionButton(`Take over ${ally}`, () => takeOver(game, ally)));
     }
   }
+  const title = `#${game.id}${game.name ? " " + game.name : ""}${game.public ? "" : " (private)"}`;
+  return el("tr", { dataset: { game: String(game.id) } },
+    el("td", {}, el("a", { href: `/games/${game.id}` }, title)),
+    el("td", {}, game.status + (game.result && game.result.winner ? `, won by ${game.result.winner}` : "")),
+    el("td", {}, seatsText(game)),
+    el("td", {}, timeControlText(game)),
+    el("td", {}, game.creator),
+    el("td", { className: "buttons" }, buttons));
+}
 
-  // "Take over <ally>": the 'join' action through the HTTP action API, then the game's page.
-  async function takeOver(game, ally) {
-    const body = { action: { type: "join", ally }, expected_version: game.version, idempotency_key: randomKey() };
-    const res = await api("POST", `/api/games/${game.id}/actions`, body);
-    if (res.ok) {
-      location.assign(`/games/${game.id}`);
-    } else {
-      setText("lobby-status", `Game ${game.id}: taking over ${ally} refused — ${errorText(res.data, res.status)}`, "bad");
-      load();
-    }
-  }
+// The lists: [tbody id, empty-note id, query, only when signed in].
+const LISTS = [
+  ["waiting-body", "waiting-empty", "waiting=me", true],
+  ["mine-body", "mine-empty", "mine=true", true],
+  ["games-body", "games-empty", "status=open", false],
+  ["running-body", "running-empty", "status=running", false],
+];
 
-  // One game's row. allies: the allied armies the caller may take over (joinable=true).
-  function row(game, allies) {
-    const me = profile ? profile.username : null;
-    const mine = me !== null && game.seats.some((s) => s.player === me && s.position < game.seat_count);
-    const free = game.seats.filter((s) => s.position < game.seat_count).length < game.seat_count;
-    const creator = me !== null && game.creator === me;
-    const buttons = [];
-    if (game.status === "open") {
-      buttons.push(el("a", { href: `/games/${game.id}` }, "Open"));
-      if (profile) {
-        if (!mine && free) buttons.push(actionButton("Join", () => lobbyCall(game, "join")));
-        if (mine && !creator) buttons.push(actionButton("Leave", () => lobbyCall(game, "leave")));
-        if (creator && free) buttons.push(actionButton("Fill with bots", () => lobbyCall(game, "bots")));
-        if (creator && !free) buttons.push(actionButton("Start", () => lobbyCall(game, "start")));
-      }
-    } else {
-      buttons.push(el("a", { href: `/games/${game.id}` }, mine ? "Play" : "Watch"));
-      if (profile && game.status === "running") {
-        for (const ally of allies || []) buttons.push(actionButton(`Take over ${ally}`, () => takeOver(game, ally)));
-      }
-    }
-    const title = `#${game.id}${game.name ? " " + game.name : ""}${game.public ? "" : " (private)"}`;
-    return el("tr", { dataset: { game: String(game.id) } },
-      el("td", {}, el("a", { href: `/games/${game.id}` }, title)),
-      el("td", {}, game.status + (game.result && game.result.winner ? `, won by ${game.result.winner}` : "")),
-      el("td", {}, seatsText(game)),
-      el("td", {}, timeControlText(game)),
-      el("td", {}, game.creator),
-      el("td", { className: "buttons" }, buttons));
-  }
+async function fetchList(query) {
+  const res = await api("GET", `/api/games?${query}`);
+  if (!res.ok) throw new Error(errorText(res.data, res.status));
+  return res.data.games;
+}
 
-  // The lists: [tbody id, empty-note id, query, only when signed in].
-  const LISTS = [
-    ["waiting-body", "waiting-empty", "waiting=me", true],
-    ["mine-body", "mine-empty", "mine=true", true],
-    ["games-body", "games-empty", "status=open", false],
-    ["running-body", "running-empty", "status=running", false],
-  ];
-
-  async function fetchList(query) {
-    const res = await api("GET", `/api/games?${query}`);
-    if (!res.ok) throw new Error(errorText(res.data, res.status));
-    return res.data.games;
-  }
-
-  // Every list read again (a few small GETs); a second call while one runs waits and reruns,
-  // so a burst of lobby pushes costs at most two reloads.
-  let loading = null;
-  let reload = false;
-  async function load() {
-    if (loading) { reload = true; return loading; }
-    loading = (async () => {
-      do {
-        reload = false;
-        try {
-          const wanted = LISTS.filter(([, , , signedIn]) => profile || !signedIn);
-          const [lists, joinable] = await Promise.all([
-            Promise.all(wanted.map(([, , query]) => fetchList(query))),
-            profile ? fetchList("joinable=true") : Promise.resolve([]),
-          ]);
-          const allies = new Map(joinable.map((g) => [g.id, g.allies || []]));
-          let open = 0;
-          wanted.forEach(([body, empty], i) => {
-            const games = lists[i];
-            document.getElementById(body).replaceChildren(...games.map((g) => row(g, allies.get(g.id))));
-            document.getElementById(empty).hidden = games.length > 0;
-            if (body === "games-body") open = games.length;
-          });
-          for (const [body, , , signedIn] of LISTS) {
-            if (signedIn) document.getElementById(body).closest("section").hidden = !profile;
-          }
-          setText("lobby-status", `${open} open game${open === 1 ? "" : "s"}${profile ? "" : " — sign in to create or join one"}.`, "");
-        } catch (err) {
-          setText("lobby-status", `Could not load the games: ${err.message}`, "bad");
+// Every list read again (a few small GETs); a second call while one runs waits and reruns,
+// so a burst of lobby pushes costs at most two reloads.
+let loading = null;
+let reload = false;
+async function load() {
+  if (loading) { reload = true; return loading; }
+  loading = (async () => {
+    do {
+      reload = false;
+      try {
+        const wanted = LISTS.filter(([, , , signedIn]) => profile || !signedIn);
+        const [lists, joinable] = await Promise.all([
+          Promise.all(wanted.map(([, , query]) => fetchList(query))),
+          profile ? fetchList("joinable=true") : Promise.resolve([]),
+        ]);
+        const allies = new Map(joinable.map((g) => [g.id, g.allies || []]));
+        let open = 0;
+        wanted.forEach(([body, empty], i) => {
+          const games = lists[i];
+          document.getElementById(body).replaceChildren(...games.map((g) => row(g, allies.get(g.id))));
+          document.getElementById(empty).hidden = games.length > 0;
+          if (body === "games-body") open = games.length;
+        });
+        for (const [body, , , signedIn] of LISTS) {
+          if (signedIn) document.getElementById(body).closest("section").hidden = !profile;
         }
-      } while (reload);
-      loading = null;
-    })();
-    return loading;
+        setText("lobby-status", `${open} open game${open === 1 ? "" : "s"}${profile ? "" : " — sign in to create or join one"}.`, "");
+      } catch (err) {
+        setText("lobby-status", `Could not load the games: ${err.message}`, "bad");
+      }
+    } while (reload);
+    loading = null;
+  })();
+  return loading;
+}
+
+// The live lobby: /ws/lobby/ names the public games that changed; the lists are read again
+// (through the API, with this caller's own visibility). Reconnects with backoff, and reads
+// the lists again on reconnecting, since pushes sent while it was down are gone.
+let socket = null;
+let retries = 0;
+function connectLive() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/lobby/`);
+  socket.addEventListener("open", () => {
+    if (retries > 0) load();
+    retries = 0;
+    setText("lobby-live", "Live updates: on.", "muted");
+  });
+  socket.addEventListener("message", (event) => {
+    let message;
+    try { message = JSON.parse(event.data); } catch { return; }
+    if (message.type === "lobby") load();
+  });
+  socket.addEventListener("close", () => {
+    socket = null;
+    const delay = Math.min(30000, 1000 * 2 ** retries) * (0.75 + Math.random() / 2);
+    retries += 1;
+    setText("lobby-live", `Live updates: disconnected, retrying in ${Math.round(delay / 1000)} s.`, "muted");
+    setTimeout(connectLive, delay);
+  });
+}
+
+document.getElementById("create-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  if (!profile) {
+    setText("create-result", "Sign in first.", "bad");
+    return;
   }
-
-  // The live lobby: /ws/lobby/ names the public games that changed; the lists are read again
-  // (through the API, with this caller's own visibility). Reconnects with backoff, and reads
-  // the lists again on reconnecting, since pushes sent while it was down are gone.
-  let socket = null;
-  let retries = 0;
-  function connectLive() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/ws/lobby/`);
-    socket.addEventListener("open", () => {
-      if (retries > 0) load();
-      retries = 0;
-      setText("lobby-live", "Live updates: on.", "muted");
-    });
-    socket.addEventListener("message", (event) => {
-      let message;
-      try { message = JSON.parse(event.data); } catch { return; }
-      if (message.type === "lobby") load();
-    });
-    socket.addEventListener("close", () => {
-      socket = null;
-      const delay = Math.min(30000, 1000 * 2 ** retries) * (0.75 + Math.random() / 2);
-      retries += 1;
-      setText("lobby-live", `Live updates: disconnected, retrying in ${Math.round(delay / 1000)} s.`, "muted");
-      setTimeout(connectLive, delay);
-    });
+  const f = event.target.elements;
+  const options = { win: f.win.value };
+  if (f.win.value === "round-limit") options.round_limit = Number(f.round_limit.value);
+  // The host options against the flanking loophole (risk/RULES.md C10, C11): sent only when
+  // they differ from the rules' own reading, which a game without them plays by.
+  if (f.min_commitment.value !== "2") options.min_commitment = Number(f.min_commitment.value);
+  if (f.defender_dice.value !== "commitment") options.defender_dice = f.defender_dice.value;
+  options.pirate_turns = f.pirate_turns.value === "" ? null : Number(f.pirate_turns.value);
+  const body = {
+    name: f.name.value.trim(),
+    seats: Number(f.seats.value),
+    options,
+    public: f.public.checked,
+    time_control: f.time_control.value,
+  };
+  if (body.time_control === "live") body.minutes = Number(f.minutes.value);
+  if (body.time_control === "correspondence") body.days = Number(f.days.value);
+  const res = await api("POST", "/api/games", body);
+  if (!res.ok) {
+    setText("create-result", `Not created: ${errorText(res.data, res.status)}`, "bad");
+    return;
   }
+  const game = res.data;
+  const result = document.getElementById("create-result");
+  result.className = "ok";
+  result.replaceChildren(`Created game #${game.id}`,
+    game.public ? "" : ` (private; invite token ${game.invite_token})`, ". ",
+    el("a", { href: `/games/${game.id}` }, "Open it"));
+  load();
+});
 
-  document.getElementById("create-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    if (!profile) {
-      setText("create-result", "Sign in first.", "bad");
-      return;
-    }
-    const f = event.target.elements;
-    const options = { win: f.win.value };
-    if (f.win.value === "round-limit") options.round_limit = Number(f.round_limit.value);
-    // The host options against the flanking loophole (risk/RULES.md C10, C11): sent only when
-    // they differ from the rules' own reading, which a game without them plays by.
-    if (f.min_commitment.value !== "2") options.min_commitment = Number(f.min_commitment.value);
-    if (f.defender_dice.value !== "commitment") options.defender_dice = f.defender_dice.value;
-    options.pirate_turns = f.pirate_turns.value === "" ? null : Number(f.pirate_turns.value);
-    const body = {
-      name: f.name.value.trim(),
-      seats: Number(f.seats.value),
-      options,
-      public: f.public.checked,
-      time_control: f.time_control.value,
-    };
-    if (body.time_control === "live") body.minutes = Number(f.minutes.value);
-    if (body.time_control === "correspondence") body.days = Number(f.days.value);
-    const res = await api("POST", "/api/games", body);
-    if (!res.ok) {
-      setText("create-result", `Not created: ${errorText(res.data, res.status)}`, "bad");
-      return;
-    }
-    const game = res.data;
-    const result = document.getElementById("create-result");
-    result.className = "ok";
-    result.replaceChildren(`Created game #${game.id}`,
-      game.public ? "" : ` (private; invite token ${game.invite_token})`, ". ",
-      el("a", { href: `/games/${game.id}` }, "Open it"));
-    load();
-  });
+document.getElementById("private-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const f = event.target.elements;
+  const id = Number(f.game.value);
+  const res = await api("POST", `/api/games/${id}/join`, { invite: f.invite.value.trim() });
+  if (res.ok) {
+    location.assign(`/games/${id}`);
+  } else {
+    setText("private-result", `Not joined: ${errorText(res.data, res.status)}`, "bad");
+  }
+});
 
-  document.getElementById("private-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const f = event.target.elements;
-    const id = Number(f.game.value);
-    const res = await api("POST", `/api/games/${id}/join`, { invite: f.invite.value.trim() });
-    if (res.ok) {
-      location.assign(`/games/${id}`);
-    } else {
-      setText("private-result", `Not joined: ${errorText(res.data, res.status)}`, "bad");
-    }
-  });
-
-  Warboard.me().then((p) => {
-    profile = p;
-    load();
-    connectLive();
-  });
-})();
+me().then((p) => {
+  profile = p;
+  load();
+  connectLive();
+});

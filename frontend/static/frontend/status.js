@@ -1,6 +1,4 @@
 // Shows the server's health and proves the websocket path with one ping.
-"use strict";
-
 function show(id, text, ok) {
   const el = document.getElementById(id);
   el.textContent = text;

@@ -1,14 +1,15 @@
 """The game answers in the OpenAPI schema: the lobby's summary and the detail.
 
 Schema-only serializers, stating what ``games.play.reads.shown`` returns, so a generated client
-gets typed games. The player's ``view`` (``risk.rules.views.view_for``: the board, seats, the
-turn, the battle, the player's own cards and ``legal_actions``) is a JSON object described in
-words: its parts change with the rules; ``legal_actions`` lists ``{type, options}`` specs, and
-an action built from one is an ``Action`` (``POST .../actions``).
+gets typed games. The player's ``view`` (``risk.rules.views.view_for``) is the ``GameView``
+component, defined in ``games.protocol.view``; ``legal_actions`` lists ``{type, options}`` specs
+(``LegalAction``, typed per action type in ``games.protocol.legal``), and an action built from one
+is an ``Action`` (``POST .../actions``).
 """
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.models import AI_LEVELS, Game, Seat
@@ -76,12 +77,16 @@ class PendingOut(serializers.Serializer):
     deadline = serializers.DateTimeField(allow_null=True)
 
 
+@extend_schema_field({"allOf": [{"$ref": "#/components/schemas/GameView"}], "nullable": True})
+class ViewField(serializers.DictField):
+    """The caller's view: the ``GameView`` component (``games.protocol.view``)."""
+
+
 class GameDetailOut(GameSummaryOut):
     you = YouOut(allow_null=True, help_text="The caller's seat; null for a spectator.")
-    view = serializers.DictField(
+    view = ViewField(
         allow_null=True,
-        help_text="The game as the caller may see it (null before the start): territories, "
-        "ships, seats, turn, battle, the caller's own cards, and legal_actions.",
+        help_text="The game as the caller may see it (null before the start).",
     )
     turn = TurnOut(allow_null=True)
     pending = PendingOut(many=True)

@@ -39,7 +39,7 @@ def game_detail(game: Game, user: Any) -> dict[str, Any]:
         else None,
         "view": view_for(state, player) if state is not None else None,
         "turn": _turn(state),
-        "pending": _pending(game, state, seats),
+        "pending": pending_of(game, state, seats),
     }
     if seat is not None or _creator_or_staff(game, user):
         # Never to a caller who merely sees the game (a public game's onlooker, or one who came
@@ -101,8 +101,9 @@ def _turn(state: GameState | None) -> dict[str, Any] | None:
             "round": state.round}  # fmt: skip
 
 
-def _pending(game: Game, state: GameState | None, seats: list[Seat]) -> list[dict[str, Any]]:
-    """Who the game waits for, each with their deadline when the game is timed."""
+def pending_of(game: Game, state: GameState | None, seats: list[Seat]) -> list[dict[str, Any]]:
+    """Who the game waits for, each with their deadline when the game is timed (the state body's
+    ``pending``; a timed game's updates carry it too, ``broadcast.action_committed``)."""
     if state is None:
         return []
     positions = {s.player: s for s in seats}

@@ -1,61 +1,8 @@
 """Websocket consumers of the game server: ``/ws/ping/`` and ``/ws/games/<id>/``.
 
-The game socket protocol (``GameConsumer``). Every message is a JSON object with a ``type``; a
-message the client sends may carry a ``request_id`` (a string or an integer), echoed in the reply.
-
-Client -> server:
-
-- ``{"type": "action", "action": {...}, "expected_version": v, "idempotency_key": k,
-  "invite": t}`` (the last two optional) submits an action exactly as
-  ``POST /api/games/{id}/actions`` does (same service, same validation, same throttle).
-  Answered by ``ack`` or ``error``.
-- ``{"type": "state"}`` asks for the current state again (a ``state`` message).
-- ``{"type": "chat", "text": "..."}`` writes a line in the game's chat
-  (``games.play.chat``: seated players only, plain text of 1-500 characters, rate-limited).
-  Answered by ``{"type": "ack", "request_id", "id"}`` (the line's id) or ``error``: 403
-  ``spectators_read_only`` for a spectator or an anonymous socket, 400 ``invalid`` field
-  ``text``, 429 ``throttled`` with ``retry_after``.
-- ``{"type": "ping"}`` is answered by ``{"type": "pong"}``.
-
-Server -> client:
-
-- ``{"type": "state", "game": {...}}``: the body of ``GET /api/games/{id}`` for this caller (their
-  seat view or the spectator view, ``version``, ``turn``, ``pending``). Sent on connect, on request,
-  and when the socket moves from the spectators' group to a seat (see below).
-- ``{"type": "update", "version", "base_version", "sequence", "status", "events", "patch",
-  "committed_at"}``: after every committed action, with this caller's own filtered events and
-  ``patch``, a JSON Patch (RFC 6902: ``add``/``remove``/``replace`` with JSON Pointer paths over
-  objects; lists are replaced whole; ``risk.rules.view_patch``) that turns this caller's view at
-  ``base_version`` (the version before the action) into their view at ``version``
-  (``games.play.push``). The one exception is the start of a game, whose update has
-  ``"base_version": null``, ``"patch": null`` and the whole ``view`` (the lobby had no view to
-  patch). An update already contained in the last ``state`` sent (an older version, or the same
-  version and status) is not relayed, so versions only grow. The socket relays an update only
-  when it applies to what the client holds: its ``base_version`` is the version of the last
-  ``state`` or update sent. Pushes of two commits in a row leave from different threads (or
-  processes) and may arrive swapped, so one that comes early is held until the missing one
-  arrives, at most ``HOLD_SECONDS``; if it does not come (a push lost), the socket sends a fresh
-  ``state`` instead, and the client goes on from it. A client that still sees an update whose
-  ``base_version`` is not its version (or a patch that does not apply) ignores it and asks for a
-  ``state``.
-- ``{"type": "ack", "version", "sequence", "events"}``: the action's response, the same body as
-  the HTTP 200. It arrives before the ``update`` of the same action.
-- ``{"type": "error", "status": 4xx, "error": code, "message", "field", "allowed", ...}``: the
-  one error shape of ``games.web.exceptions`` plus the HTTP status the same refusal would have had
-  (409 ``stale_version`` carries ``version``; 401 ``not_authenticated`` for a spectator's action;
-  400 ``parse_error`` with field ``body`` for malformed JSON; ``required``/``invalid`` naming the
-  field for a bad message). An error never closes the socket, except the two refusals on
-  connect: an unknown game (close code 4404) and an unknown API token (4401), each after an
-  ``error`` message saying why. A private game the caller may not see is an unknown game: the
-  same ``error`` (404 ``not_found``, "no such game") and the same 4404
-  (``games.play.access``). Its invite token goes in the URL, ``/ws/games/<id>/?invite=<t>``;
-  an action message may carry ``invite`` too, else the URL's is sent with it (a newcomer's
-  'join' of a private game needs it).
-- ``{"type": "chat", "id", "author", "seat", "text", "at"}``: a chat line, to every socket
-  of the game once its transaction has committed. A client that reconnects reads the lines it
-  missed from ``GET /api/games/{id}/chat?after=<last id it has>``.
-- Other one-off notices (``games.play.push.notice``, e.g. a deadline reminder) pass
-  through as sent.
+The game socket's messages, both ways, are typed definitions in ``games.protocol.socket`` (its
+docstring says what each one means; the JSON Schema of them is served by ``GET /api/protocol``
+and is in the OpenAPI document). What follows is how this consumer delivers them.
 
 Who hears what: a socket whose user holds a seat (in any state) is in that seat's group; every
 other socket (anonymous, or signed in without a seat) is in the game's public group and gets the

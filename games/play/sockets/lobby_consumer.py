@@ -1,4 +1,4 @@
-"""``/ws/lobby/``: the live lobby (issue 17). Anyone may listen, signed in or not.
+"""``/ws/lobby/``: the live lobby. Anyone may listen, signed in or not.
 
 Server -> client: ``{"type": "lobby", "games": [ids]}`` whenever public games change in a way
 the lobby shows (``games.play.lobby_feed``: created, a seat taken or given up, started, a

@@ -1,4 +1,4 @@
-"""The tournaments' admin (issue 19): the add form creates through ``tournament_create``, the
+"""The tournaments' admin: the add form creates through ``tournament_create``, the
 changelist actions start, pair and cancel through the services, a change is logged as
 "edited", and the staff log (``TournamentAction``) is read-only."""
 

@@ -1,4 +1,4 @@
-"""Tournaments run through their services (issue 19 section 2): whole events to their
+"""Tournaments run through their services: whole events to their
 champions, results, withdrawals, late entries, staff-only actions and the staff log.
 
 The events that play games to the end use ``transaction=True``: the games' bots, the result

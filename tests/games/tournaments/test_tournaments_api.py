@@ -1,4 +1,4 @@
-"""The tournaments' API under /api/tournaments (issue 19): the public reads, a player's entry and
+"""The tournaments' API under /api/tournaments: the public reads, a player's entry and
 withdrawal, every staff action, and the refusals: non-staff and anonymous callers write nothing,
 a bad field is named."""
 

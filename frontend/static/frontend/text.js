@@ -1,0 +1,143 @@
+// The game's English: every event as a sentence (the game page's event log and the replay
+// viewer) from the catalog's templates, the socket's notices and action answers, and the
+// countdown to a deadline. Pure but for loadCatalog's fetch: Node imports it in
+// tests/frontend/test_game_js_events.py. The sentences are plain strings; the pages put them in
+// with textContent.
+
+// The events' templates, from GET /api/protocol (games.protocol: the catalog the server renders
+// its English from too); null until loaded, and then every event shows as its plain fields.
+let catalog = null;
+
+export function setCatalog(document) {
+  catalog = document;
+}
+
+// Fetches the catalog once; the pages wait for it before their first event lines.
+export async function loadCatalog(url = "/api/protocol") {
+  if (catalog === null) {
+    try {
+      const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+      if (response.ok) setCatalog(await response.json());
+    } catch { /* the plain fields, then */ }
+  }
+  return catalog;
+}
+
+// --- the template language (games/protocol/events.py describes it; text.py is its twin) -------
+
+class Unrendered extends Error {}
+
+const truthy = (v) => v !== null && v !== undefined && v !== false && v !== 0 && v !== ""
+  && !(Array.isArray(v) && !v.length) && !(typeof v === "object" && !Array.isArray(v) && !Object.keys(v).length);
+
+function plain(value) {
+  if (value === null || value === undefined || (typeof value === "object" && !Array.isArray(value))) throw new Unrendered();
+  if (Array.isArray(value)) return value.map(plain).join(", ");
+  return String(value);
+}
+
+function filtered(value, name, args, event) {
+  switch (name) {
+    case "one": return (Array.isArray(value) ? value.length === 1 : value === 1) ? args[0] : args[1];
+    case "placed": return Object.entries(value || {}).map(([t, n]) => `${plain(n)} on ${t}`).join(", ");
+    case "flanks": return (value || []).map(([s, n]) => `${plain(s)} (${plain(n)})`).join(" and ");
+    case "plus": {
+      const other = /^\d+$/.test(args[0]) ? Number(args[0]) : event[args[0]];
+      if (!Number.isInteger(value) || !Number.isInteger(other)) throw new Unrendered();
+      return String(value + other);
+    }
+    default: throw new Unrendered();
+  }
+}
+
+function field(expr, event) {
+  const bar = expr.indexOf("|");
+  const key = bar < 0 ? expr : expr.slice(0, bar);
+  if (bar < 0) return plain(event[key]);
+  const [name, ...args] = expr.slice(bar + 1).split(":");
+  return filtered(event[key], name, args, event);
+}
+
+function holds(condition, event) {
+  const match = /^(!?)(\w+)(?:(!?=)(?:'([^']*)'|(\w+)))?$/.exec(condition);
+  if (!match) throw new Unrendered();
+  const [, negate, key, op, literal, other] = match;
+  const value = event[key];
+  let result;
+  if (op === undefined) result = truthy(value);
+  else {
+    const right = literal !== undefined ? literal : event[other];
+    result = op === "=" ? value === right : truthy(value) && value !== right;
+  }
+  return negate ? !result : result;
+}
+
+// then|else, split at the first "|" outside a {placeholder|filter}
+function branches(body) {
+  let depth = 0;
+  for (let i = 0; i < body.length; i += 1) {
+    if (body[i] === "{") depth += 1;
+    else if (body[i] === "}") depth -= 1;
+    else if (body[i] === "|" && depth === 0) return [body.slice(0, i), body.slice(i + 1)];
+  }
+  return [body, ""];
+}
+
+// The template filled from the event; throws when it does not fit.
+export function render(template, event) {
+  const fill = (text) => text.replace(/\{([^{}]*)\}/g, (_, expr) => field(expr, event));
+  return template.replace(/\[\?([^:\]]*):([^\]]*)\]|\{([^{}]*)\}/g, (_, condition, body, expr) => {
+    if (expr !== undefined) return field(expr, event);
+    const [then, otherwise] = branches(body);
+    return fill(holds(condition, event) ? then : otherwise);
+  });
+}
+
+export function eventText(event) {
+  const entry = catalog && event && catalog.events[event.type];
+  if (entry) {
+    try {
+      const text = render(entry.line, event);
+      if (!/\b(undefined|null|NaN|true|false)\b|\[object/.test(text)) return text;
+    } catch { /* fall through to the plain fields */ }
+  }
+  if (!event || typeof event !== "object") return String(event);
+  const fields = Object.entries(event).filter(([k]) => k !== "type" && k !== "private_to" && k !== "hand")
+    .map(([k, v]) => `${k.replace(/_/g, " ")} ${v !== null && typeof v === "object" ? JSON.stringify(v) : v}`);
+  return `${String(event.type).replace(/_/g, " ")}${fields.length ? `: ${fields.join(", ")}` : ""}`;
+}
+
+// "3m 07s left" to an ISO deadline ("overdue" once past; "" for a date that does not parse).
+export function remaining(iso, now = Date.now()) {
+  const ms = Date.parse(iso) - now;
+  if (Number.isNaN(ms)) return "";
+  if (ms <= 0) return "overdue";
+  const s = Math.floor(ms / 1000);
+  const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60);
+  const pad = (n) => String(n).padStart(2, "0");
+  if (d > 0) return `${d}d ${h}h left`;
+  if (h > 0) return `${h}h ${pad(m)}m left`;
+  return `${m}m ${pad(s % 60)}s left`;
+}
+
+// A socket "notice" (a reminder, the game paused or resumed by an administrator) as a sentence.
+export function noticeText(message) {
+  if (message.kind === "reminder") {
+    return `Reminder: your decision is due ${new Date(message.due_at).toLocaleString()} (${remaining(message.due_at)}).`;
+  }
+  if (message.kind === "paused") return "The game is paused by an administrator: the clocks are stopped.";
+  if (message.kind === "resumed") return "The game has resumed.";
+  return message.message || JSON.stringify(message);
+}
+
+// The answer to one of our actions: an "ack" ({ok: true}) or an "error" ({ok: false}), in words.
+export function actionResultText(message, errorText) {
+  if (message.type === "ack") {
+    const n = message.events.length;
+    return { ok: true, text: `Applied: now version ${message.version}, ${n} event${n === 1 ? "" : "s"}.` };
+  }
+  let text = errorText(message, message.status);
+  if (message.error === "stale_version") text += ` — the game moved on (version ${message.version}); check the board and send again.`;
+  if (message.error === "not_authenticated") text += " — sign in to play.";
+  return { ok: false, text };
+}
