@@ -1,18 +1,15 @@
-"""Risk cards of Nautical-but-Nice Fast Risk: sets, turn-in rewards, the deck and the "cut".
+"""Risk cards of Nautical-but-Nice Fast Risk: what makes a set, and what a turn-in wins.
 
 Pure rules (design.md section 1): standard library only, every value immutable, every random
-number from an injected ``Dice`` (``combat.dice``), so a game replays card for card from its seed
-and players can check each shuffle against the dice log.
-
-The cards are data: the 42 territories with their symbols and the number of wild cards are read
-from ``data/classic-risk-map.json`` (keys ``territories.<name>.card`` and ``wild_cards``) and
-validated on first use; a broken file fails with its name and the key at fault.
+number from an injected ``Dice`` (``combat.dice``), so a turn-in replays from the game's seed.
+The deck itself (dealing, drawing, the cut of the mobilization bonus) is the engine's:
+``risk.rules.board``, with the cards named by territory and the symbols from the map
+(``risk/data/classic-risk-map.json``).
 
 Decisions where the rule text (and design.md section 5) is silent:
 
-1. Symbols. The file writes ``Infantry``, ``Cavalry``, ``Artillery``; the code uses the same words
-   in lower case plus ``wild``. The file holds only a count of wild cards, so a wild card is
-   ``Card(territory=None, symbol="wild")``.
+1. Symbols. The map file writes ``Infantry``, ``Cavalry``, ``Artillery``; the code uses the same
+   words in lower case plus ``wild``. A wild card is ``Card(territory=None, symbol="wild")``.
 2. Sets. Three cards are a set when they show three of one symbol, one of each symbol, or include a
    wild. A wild with two alike makes three alike and a wild with two different makes one of each,
    so *any* three cards with a wild are a set - two wilds and any card too (standard Risk).
@@ -21,10 +18,9 @@ Decisions where the rule text (and design.md section 5) is silent:
    Alaska is one set, not two), as tuples of cards in hand order, and ``turn_in`` takes the
    chosen cards themselves (not indexes) and removes one copy of each. A hand holding the same
    territory card twice is rejected.
-4. A turn-in is due when a hand holds 5 or more cards at the start of the turn. Any 5 cards hold a
-   set (with at most two of each of three symbols, five cards must show all three), so the demand
-   can always be met. Whether a hand of 8 owes a second set in the same turn is the engine's call;
-   these functions allow any number of turn-ins.
+4. A turn-in is due when a hand holds 5 or more cards at the start of the turn (the engine's
+   ``risk.rules.board.MUST_TURN_IN_AT``). Any 5 cards hold a set (with at most two of each of
+   three symbols, five cards must show all three), so the demand can always be met.
 5. Rewards. ``armies``: two d6, placed on any territory the player holds (the text: "Armies may be
    deployed to any territory held by the player"). ``factory``: one factory, placed at the end of
    the turn. ``ship``: a ship with one d6 of armies aboard. Where the factory or ship may go (one
@@ -32,42 +28,19 @@ Decisions where the rule text (and design.md section 5) is silent:
    engine's rule; ``turn_in`` only says what was won. On top of the reward, each turned-in card
    whose territory the player owns puts 2 armies on that territory; a wild shows no territory and
    gives none. Nothing is rolled until the whole turn-in is checked.
-6. The deck. ``draw_pile[0]`` is the top card. The discard pile is reshuffled into a new draw pile
-   only when a draw finds the draw pile empty (so no die is spent early); a draw with both piles
-   empty (every card is in a hand) raises ``CardError`` and the engine gives no card. Turned-in
-   cards go to the discard pile through ``discard``.
-7. Shuffle. Fisher-Yates from the end: for ``i`` from ``n`` down to 2, ``j = dice.roll(i)`` and the
-   cards at positions ``i`` and ``j`` (1-based) swap. ``n - 1`` rolls, all in the dice log, so
-   anyone can replay a shuffle by hand.
-8. The cut (mobilization bonus). It reveals the card at position ``dice.roll(len(draw_pile))`` of
-   the draw pile; the cut is then restacked as it was, so the deck is unchanged and a cut never
-   changes who draws what. A one-card pile needs no roll. With an empty draw pile the cut is made
-   in the discard pile (the cards the next draw would shuffle); with both empty it raises.
-9. The mobilization bonus. Following design.md, the cut and the revealed hand cards count
-   independently (the text can also be read as "reveal only if the cut hit"): one d6 on the cut
-   territory if owned, one d6 per revealed card of an owned territory, and one d6 placed at the
-   player's free choice for a cut or revealed wild. Revealing a card of a territory the player does
-   not own is an error. Revealed cards stay in the hand; checking that they are in the hand, and
-   that this is the first attack on the player this turn, is the engine's job. Dice are rolled in
-   order: the cut first, then the revealed cards as given.
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from itertools import combinations
-from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
-from combat.dice import Dice, shuffle
+from combat.dice import Dice
 from combat.errors import CombatInputError
-
-DATA_FILE = Path(__file__).resolve().parent / "data" / "classic-risk-map.json"
 
 Symbol = Literal["infantry", "cavalry", "artillery", "wild"]
 Reward = Literal["armies", "factory", "ship"]
@@ -77,17 +50,8 @@ SYMBOLS: tuple[Symbol, ...] = ("infantry", "cavalry", "artillery")
 WILD: Symbol = "wild"
 REWARDS: tuple[Reward, ...] = get_args(Reward)
 
-TERRITORY_COUNT = 42
-CARDS_PER_SYMBOL = 14
-WILD_COUNT = 2
-#: A hand this large must turn in a set at the start of the turn (design.md section 5).
-MUST_TURN_IN_AT = 5
 #: Armies put on each turned-in card's territory that the player owns.
 CARD_TERRITORY_ARMIES = 2
-
-_FILE_SYMBOLS: Mapping[str, Symbol] = MappingProxyType(
-    {"Infantry": "infantry", "Cavalry": "cavalry", "Artillery": "artillery"}
-)
 
 
 class CardError(CombatInputError):
@@ -95,10 +59,6 @@ class CardError(CombatInputError):
 
     The shared resolver error, so the HTTP layer answers it with a 400 naming the field.
     """
-
-
-class CardDataError(ValueError):
-    """The map data file is malformed; raised at load time, naming the file and the key."""
 
 
 @dataclass(frozen=True)
@@ -120,70 +80,6 @@ class Card:
 
     def __str__(self) -> str:
         return WILD if self.territory is None else f"{self.territory} ({self.symbol})"
-
-
-WILD_CARD = Card(None, WILD)
-
-
-# --- the data file ------------------------------------------------------------------------------
-
-
-def validate_card_data(raw: Any, source: str) -> tuple[Card, ...]:
-    """The 42 territory cards and the wild cards of a parsed map file, or CardDataError.
-
-    Only what the cards use is checked (the territories' ``card`` symbols and ``wild_cards``);
-    separated from the loading so a test can feed it a broken table.
-    """
-
-    def fail(key: str, message: str) -> CardDataError:
-        return CardDataError(f"{source}: {key}: {message}")
-
-    territories = raw.get("territories") if isinstance(raw, dict) else None
-    if not isinstance(territories, dict):
-        raise fail("territories", "missing or not an object")
-    if len(territories) != TERRITORY_COUNT:
-        raise fail(
-            "territories", f"expected {TERRITORY_COUNT} territories, found {len(territories)}"
-        )
-    cards = []
-    for name, spec in territories.items():
-        symbol = _FILE_SYMBOLS.get(spec.get("card", "")) if isinstance(spec, dict) else None
-        if symbol is None:
-            found = spec.get("card") if isinstance(spec, dict) else spec
-            raise fail(
-                f"territories.{name}.card", f"{found!r} is not one of {', '.join(_FILE_SYMBOLS)}"
-            )
-        cards.append(Card(name, symbol))
-    counts = Counter(card.symbol for card in cards)
-    for file_name, symbol in _FILE_SYMBOLS.items():
-        if counts[symbol] != CARDS_PER_SYMBOL:
-            raise fail(
-                "territories.*.card",
-                f"expected {CARDS_PER_SYMBOL} {file_name} cards, found {counts[symbol]}",
-            )
-    if raw.get("wild_cards") != WILD_COUNT:
-        raise fail("wild_cards", f"expected {WILD_COUNT}, found {raw.get('wild_cards')!r}")
-    return (*cards, *([WILD_CARD] * WILD_COUNT))
-
-
-@cache
-def _deck_from_file() -> tuple[Card, ...]:
-    with DATA_FILE.open(encoding="utf-8") as handle:
-        raw = json.load(handle)
-    return validate_card_data(raw, DATA_FILE.name)
-
-
-def risk_deck() -> tuple[Card, ...]:
-    """The full deck, unshuffled: the 42 territory cards in file order, then the 2 wild cards."""
-    return _deck_from_file()
-
-
-def territory_card(territory: str) -> Card:
-    """The card of ``territory``; CardError if the map has no such territory."""
-    for card in _deck_from_file():
-        if card.territory == territory:
-            return card
-    raise CardError("territory", f"no card for unknown territory {territory!r}")
 
 
 # --- sets -----------------------------------------------------------------------------------------
@@ -208,16 +104,6 @@ def all_sets(hand: Sequence[Card]) -> tuple[tuple[Card, ...], ...]:
             seen.add(key)
             found.append(combo)
     return tuple(found)
-
-
-def holds_set(hand: Sequence[Card]) -> bool:
-    """True when some three cards of the hand are a set."""
-    return any(is_set(combo) for combo in combinations(hand, 3))
-
-
-def must_turn_in(hand: Sequence[Card]) -> bool:
-    """True when a hand held at the start of the turn forces a turn-in (5 or more cards)."""
-    return len(hand) >= MUST_TURN_IN_AT
 
 
 # --- turn-in --------------------------------------------------------------------------------------
@@ -304,119 +190,3 @@ def _remove(hand: tuple[Card, ...], chosen: Sequence[Card]) -> tuple[Card, ...]:
             raise CardError("chosen", f"{card} is not in the hand (or chosen twice)")
         remaining.remove(card)
     return tuple(remaining)
-
-
-# --- the deck -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Deck:
-    """The cards not in any hand: the draw pile (index 0 is the top) and the discard pile."""
-
-    draw_pile: tuple[Card, ...]
-    discard: tuple[Card, ...] = ()
-
-
-def shuffled(cards: Sequence[Card], dice: Dice) -> tuple[Card, ...]:
-    """The cards in Fisher-Yates order (``combat.dice.shuffle``)."""
-    return shuffle(cards, dice)
-
-
-def new_deck(dice: Dice) -> Deck:
-    """The 44-card deck shuffled into a draw pile, with an empty discard pile."""
-    return Deck(draw_pile=shuffled(risk_deck(), dice))
-
-
-def draw(deck: Deck, dice: Dice) -> tuple[Card, Deck]:
-    """The top card and the rest; an empty draw pile is first refilled by shuffling the discard."""
-    if not deck.draw_pile:
-        if not deck.discard:
-            raise CardError("deck", "no card to draw: the draw and discard piles are both empty")
-        deck = Deck(draw_pile=shuffled(deck.discard, dice))
-    return deck.draw_pile[0], Deck(draw_pile=deck.draw_pile[1:], discard=deck.discard)
-
-
-def discard(deck: Deck, cards: Iterable[Card]) -> Deck:
-    """The deck with ``cards`` put on the discard pile (turned-in cards go here)."""
-    return Deck(draw_pile=deck.draw_pile, discard=(*deck.discard, *cards))
-
-
-def cut(deck: Deck, dice: Dice) -> Card:
-    """The card revealed by a cut at position dice.roll(len(pile)); the deck is not changed.
-
-    The pile is the draw pile, or the discard pile when the draw pile is empty (decision 8).
-    """
-    pile = deck.draw_pile or deck.discard
-    if not pile:
-        raise CardError("deck", "nothing to cut: the draw and discard piles are both empty")
-    if len(pile) == 1:
-        return pile[0]
-    return pile[dice.roll(len(pile)) - 1]
-
-
-# --- mobilization bonus ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class BonusDie:
-    """One die of mobilization armies: from the cut or a revealed card, on a territory or free."""
-
-    source: Literal["cut", "hand"]
-    card: Card
-    territory: str | None
-    armies: int
-
-
-@dataclass(frozen=True)
-class MobilizationBonus:
-    """The dice of one mobilization bonus, in the order rolled."""
-
-    dice: tuple[BonusDie, ...] = ()
-
-    @property
-    def by_territory(self) -> Mapping[str, int]:
-        """Armies to place on named territories (a territory can appear once per card)."""
-        placed: dict[str, int] = {}
-        for die in self.dice:
-            if die.territory is not None:
-                placed[die.territory] = placed.get(die.territory, 0) + die.armies
-        return MappingProxyType(placed)
-
-    @property
-    def free_placement(self) -> tuple[int, ...]:
-        """Dice of armies (from wild cards) the player places on any territory they own."""
-        return tuple(die.armies for die in self.dice if die.territory is None)
-
-    @property
-    def total(self) -> int:
-        return sum(die.armies for die in self.dice)
-
-
-def mobilization_bonus(
-    cut_card: Card | None,
-    owned_territories: Collection[str],
-    revealed_hand_cards: Sequence[Card],
-    dice: Dice,
-) -> MobilizationBonus:
-    """The dice of armies a first-attacked player places (module docstring, decision 9).
-
-    ``cut_card`` is None when no cut could be made. Revealed cards must be wild or show an owned
-    territory; they are checked before anything is rolled.
-    """
-    _check_revealed(revealed_hand_cards, owned_territories)
-    rolled = []
-    if cut_card is not None and (cut_card.is_wild or cut_card.territory in owned_territories):
-        rolled.append(BonusDie("cut", cut_card, cut_card.territory, dice.roll(6)))
-    for card in revealed_hand_cards:
-        rolled.append(BonusDie("hand", card, card.territory, dice.roll(6)))
-    return MobilizationBonus(tuple(rolled))
-
-
-def _check_revealed(cards: Sequence[Card], owned_territories: Collection[str]) -> None:
-    _checked_hand(cards, "revealed_hand_cards")
-    for card in cards:
-        if not card.is_wild and card.territory not in owned_territories:
-            raise CardError(
-                "revealed_hand_cards",
-                f"{card}: only cards of owned territories (or wild cards) may be revealed",
-            )

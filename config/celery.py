@@ -14,7 +14,9 @@ import logging
 import os
 import threading
 import uuid
+from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -91,11 +93,58 @@ def _inline(task: Task, args: Any, kwargs: Any, task_id: str | None, options: di
     """``WARBOARD_TASKS_INLINE`` (the game server's tests): run now, in the caller's thread,
     so a test sees the bots' moves when its request returns. A task for later (``eta`` or
     ``countdown``: deadline reminders and expiries) is not run at all; such tests move a
-    frozen clock and call the periodic sweep, which is what claims overdue work anyway."""
+    frozen clock and call the periodic sweep, which is what claims overdue work anyway.
+
+    A task queued by a task already running here waits in this thread's queue and runs once
+    that one returns, never inside it: run nested, the driver's sequel (queued every
+    ``STEPS_PER_RUN`` steps) started inside the run that queued it, and a game whose driver
+    kept finding work recursed until Python's recursion limit (94 runs deep, 18,404 steps),
+    a ``RecursionError`` only the dispatcher's log showed. The queue drains before the
+    outermost call returns, so the caller still sees every effect; a task that fails does not
+    stop the others, and the first failure is raised at the end, as the one task's would be."""
     if _delay_seconds(options.get("countdown"), options.get("eta")) > 0:
         logger.debug("inline tasks: %s for later not run", task.name)
         return None
-    return task.apply(args or (), kwargs or {}, task_id=task_id, throw=True)
+    queued: deque[_Queued] | None = getattr(_inline_queue, "tasks", None)
+    job = _Queued(task, tuple(args or ()), dict(kwargs or {}), task_id)
+    if queued is not None:  # inside a running inline task: after it, not within it
+        queued.append(job)
+        return None
+    _inline_queue.tasks = queued = deque()
+    failures: list[Exception] = []
+    try:
+        result = _run_inline(job, failures)
+        while queued:
+            _run_inline(queued.popleft(), failures)
+    finally:
+        _inline_queue.tasks = None
+    if failures:
+        raise failures[0]
+    return result
+
+
+def _run_inline(job: _Queued, failures: list[Exception]) -> Any:
+    """Run one inline task; its exception is logged and noted in ``failures``, not raised."""
+    try:
+        return job.task.apply(job.args, job.kwargs, task_id=job.task_id, throw=True)
+    except Exception as exc:
+        logger.exception("inline task %s[%s] failed", job.task.name, job.task_id)
+        failures.append(exc)
+        return None
+
+
+@dataclass(frozen=True)
+class _Queued:
+    """One task waiting in the inline queue of its thread."""
+
+    task: Task
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    task_id: str | None
+
+
+#: Per thread: the inline tasks waiting for the running one to return (None: none running).
+_inline_queue = threading.local()
 
 
 def _delay_seconds(countdown: float | None, eta: datetime | None) -> float:

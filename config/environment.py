@@ -158,7 +158,9 @@ def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": url,
-            "KEY_PREFIX": "warboard",
+            # Keys of two deployments (or two test workers) sharing one Redis kept apart, as
+            # CHANNEL_LAYER_PREFIX keeps their channels apart.
+            "KEY_PREFIX": env.get("CACHE_KEY_PREFIX", "warboard"),
             # An unreachable Redis fails a throttle's read in seconds, not minutes (the
             # throttles then let the request through: games.web.throttles).
             "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},

@@ -87,11 +87,11 @@ class ReplayView(TemplateView):
 def board_shapes(request, name: str):
     """``/board/<name>.json``: the drawn board of a map (``game.js`` fetches and draws it).
 
-    Static data from ``combat/data/<name>-risk-board.json`` (territory shapes, ocean stations),
+    Static data from ``risk/data/<name>-risk-board.json`` (territory shapes, ocean stations),
     the same for every game and viewer: no game data, so the game page itself stays empty.
-    ``cards`` adds each territory's Risk card symbol from the map (``combat/data/<name>-risk-
-    map.json``): a view names a Risk card by its territory only, and the hand is drawn with the
-    symbol that makes sets (forms_cards.js).
+    ``cards`` adds each territory's Risk card symbol from the map
+    (``risk/data/<name>-risk-map.json``): a view names a Risk card by its territory only, and
+    the hand is drawn with the symbol that makes sets (forms_cards.js).
     """
     try:
         shapes = load_board_shapes(name)

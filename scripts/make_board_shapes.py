@@ -1,4 +1,4 @@
-"""Make ``combat/data/classic-risk-board.json``: the drawn board for the game page.
+"""Make ``risk/data/classic-risk-board.json``: the drawn board for the game page.
 
 The project's own art, made from data: one hand-placed anchor point per territory (its rough
 place on a 1000 x 600 world, west to east, north to south), then each territory's shape is a
@@ -23,10 +23,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from risk.rules.board_map import DATA_DIR, load_map, validate_board_shapes  # noqa: E402
+from risk.rules.board_map import load_map, validate_board_shapes  # noqa: E402
 
 WIDTH, HEIGHT = 1000, 600
-OUT = DATA_DIR / "classic-risk-board.json"
+#: In the source tree (the package reads it as package data: ``board_map.board_shapes_path``).
+OUT = ROOT / "risk" / "data" / "classic-risk-board.json"
 
 #: (x, y, radius) per territory: rough world places chosen for this board.
 ANCHORS: dict[str, tuple[int, int, int]] = {

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -20,11 +21,44 @@ LOCAL_ORIGIN = (b"origin", b"http://127.0.0.1:8000")
 _deselected_services: list[pytest.Item] = []
 
 
+def _own_redis_namespace() -> None:
+    """Pass 2 runs on several pytest-xdist workers against one Redis server. pytest-django
+    gives each worker a test database of its own (``test_warboard_gw0``, ...), so the same game
+    and user ids come up in every worker: on shared Redis keys and channels one worker's
+    pushes would reach another's sockets and its throttle counts another's users. Each worker
+    of each run (another run of the suite may share the server) therefore takes its own
+    channel layer and cache key prefix, in the settings and in the environment, which the
+    server processes the integration tests start inherit (``processes.server_env``)."""
+    if not os.environ.get("REDIS_URL"):
+        return
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or uuid.uuid4().hex
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    prefix = f"warboard-test-{run[:8]}-{worker}"
+    os.environ["CHANNEL_LAYER_PREFIX"] = os.environ["CACHE_KEY_PREFIX"] = prefix
+
+    from django.conf import settings
+    from django.test.signals import setting_changed
+
+    from config import environment
+
+    for name, value in (
+        ("CHANNEL_LAYERS", environment.channel_layers_config(os.environ)),
+        ("CACHES", environment.cache_config(os.environ)),
+    ):
+        setattr(settings, name, value)
+        # Caches or layers already made from the old value are dropped (as override_settings).
+        setting_changed.send(sender=type(settings), setting=name, value=value, enter=True)
+
+
+_own_redis_namespace()
+
+
 def services_configured() -> bool:
     return bool(os.environ.get("DATABASE_URL")) and bool(os.environ.get("REDIS_URL"))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _long_ones_first(items)
     if services_configured() or config.option.markexpr:
         return  # services are there, or the caller chose with -m (as `make test` does)
     keep = [item for item in items if item.get_closest_marker("services") is None]
@@ -32,6 +66,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if _deselected_services:
         config.hook.pytest_deselected(items=_deselected_services)
         items[:] = keep
+
+
+def _long_ones_first(items: list[pytest.Item]) -> None:
+    """The long tests (``slow`` sweeps, browser sessions) first, the rest in their order.
+    pytest-xdist hands tests out in this order as workers come free: a minute-long test drawn
+    last would keep one worker busy while the other had nothing left to do."""
+    items.sort(key=lambda item: not (item.get_closest_marker("slow") or
+                                     item.get_closest_marker("browser")))  # fmt: skip
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
@@ -70,6 +112,35 @@ def _end_other_sessions(connection) -> None:
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
     connection.close()
+
+
+def clear_cache() -> None:
+    """Empty the default cache: the in-process one whole, a Redis one only of this worker's
+    keys (its ``KEY_PREFIX``). Django's ``clear()`` on Redis is FLUSHDB, which would also empty
+    every other worker's and run's keys on the shared server."""
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    backend = caches["default"]
+    if not isinstance(backend, RedisCache):
+        backend.clear()
+        return
+    client = backend._cache.get_client(write=True)
+    keys = list(client.scan_iter(match=f"{backend.key_prefix}:*"))
+    if keys:
+        client.delete(*keys)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _task_modules_loaded() -> None:
+    """Celery's task modules, loaded before the first test. Otherwise the first task queued by
+    name in a process loads them (``games.common.queue``), and Celery's Django fixup then
+    runs ``django.setup()`` again, which configures logging anew: the root logger's handlers
+    are replaced and that test's ``caplog`` captures nothing more. Which test that is depends
+    on the order, and with pytest-xdist each worker runs its own share."""
+    from config.celery import app
+
+    app.loader.import_default_modules()
 
 
 @pytest.fixture(autouse=True)

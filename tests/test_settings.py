@@ -99,6 +99,14 @@ def test_redis_url_feeds_the_channel_layer_broker_and_results():
     cache = environment.cache_config(env)["default"]
     assert cache["LOCATION"] == env["REDIS_URL"]
     assert cache["OPTIONS"] == {"socket_connect_timeout": 2, "socket_timeout": 2}
+    assert cache["KEY_PREFIX"] == "warboard"
+
+
+def test_the_channel_and_cache_prefixes_keep_two_users_of_one_redis_apart():
+    env = {"REDIS_URL": "redis://cache.internal:6380/2", "CHANNEL_LAYER_PREFIX": "blue",
+           "CACHE_KEY_PREFIX": "blue"}  # fmt: skip
+    assert environment.channel_layers_config(env)["default"]["CONFIG"]["prefix"] == "blue"
+    assert environment.cache_config(env)["default"]["KEY_PREFIX"] == "blue"
 
 
 def test_queuing_a_task_neither_stores_nor_waits_for_its_result():

@@ -1,8 +1,7 @@
-"""mypy holds on the pure cores and their import contract holds (configured in pyproject.toml).
+"""The import contracts are live: breaking one makes ``lint-imports`` fail, naming it.
 
-``mypy`` checks ``combat``, ``risk.rules`` and ``risk.ai`` (``[tool.mypy]``); ``lint-imports``
-keeps the pure cores free of Django, the web layer and the other apps (``[tool.importlinter]``),
-beside the AST walk of tests/test_import_boundary.py.
+``lint-imports`` (``[tool.importlinter]`` in pyproject.toml) and ``mypy`` run as steps of their
+own in ``make test`` (scripts/test.sh); this checks that live play's layers contract can fail.
 """
 
 from __future__ import annotations
@@ -13,19 +12,7 @@ from pathlib import Path
 
 from tests.conftest import ROOT
 
-BIN = Path(sys.executable).parent
-MYPY = str(BIN / "mypy")
-LINT_IMPORTS = str(BIN / "lint-imports")
-
-
-def test_mypy_passes_on_the_cores():
-    result = subprocess.run([MYPY], cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout + result.stderr
-
-
-def test_import_contracts_are_kept():
-    result = subprocess.run([LINT_IMPORTS, "--no-cache"], cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout + result.stderr
+LINT_IMPORTS = str(Path(sys.executable).parent / "lint-imports")
 
 
 def test_the_live_play_layers_contract_refuses_an_upward_import(tmp_path):

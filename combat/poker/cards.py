@@ -63,9 +63,10 @@ def check_cards(
 def shuffled_deck(dice: Dice, exclude: Iterable[str] = ()) -> tuple[str, ...]:
     """The deck without ``exclude`` (cards held in stashes), shuffled; ``[0]`` is the top card.
 
-    Fisher-Yates from the end, the convention of the Risk deck (combat/cards.py): for ``i`` from
-    ``n`` down to 2, ``j = dice.roll(i)`` and the cards at positions ``i`` and ``j`` (1-based)
-    swap. Exactly ``n - 1`` rolls, all in the dice log, so anyone can redo a shuffle by hand.
+    Fisher-Yates from the end, the convention of every deck (``combat.dice.shuffle``): for
+    ``i`` from ``n`` down to 2, ``j = dice.roll(i)`` and the cards at positions ``i`` and ``j``
+    (1-based) swap. Exactly ``n - 1`` rolls, all in the dice log, so anyone can redo a shuffle
+    by hand.
     """
     excluded = frozenset(check_cards(exclude, field="exclude"))
     return shuffle(tuple(card for card in DECK if card not in excluded), dice)

@@ -18,6 +18,9 @@ SECRET = "secret until the game is over"
 class OperatorActions:
     """Admin actions need the right to change games, whatever the model they are listed on."""
 
+    #: ``ModelAdmin``'s, which every admin mixes this into (declared for the type checker only).
+    message_user: Callable[..., None]
+
     def has_operate_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.change_game")
 

@@ -64,7 +64,7 @@ def install() -> None:
     """Put the limits in front of anymail's raw-MIME parsing (idempotent)."""
     if getattr(AnymailInboundMessage, "_warboard_guarded", False):
         return
-    parse_bytes = AnymailInboundMessage.parse_raw_mime_bytes.__func__  # type: ignore[attr-defined]
+    parse_bytes = AnymailInboundMessage.parse_raw_mime_bytes.__func__
 
     def parse_raw_mime_bytes(cls: type, b: bytes) -> Any:
         reason = limits.refusal(b)
@@ -82,9 +82,9 @@ def install() -> None:
                 break
         return cls.parse_raw_mime_bytes(bytes(raw))  # type: ignore[attr-defined]
 
-    AnymailInboundMessage.parse_raw_mime_bytes = classmethod(parse_raw_mime_bytes)  # type: ignore[method-assign,assignment]
-    AnymailInboundMessage.parse_raw_mime_chunks = classmethod(parse_raw_mime_chunks)  # type: ignore[method-assign,assignment]
-    AnymailInboundMessage._warboard_guarded = True  # type: ignore[attr-defined]
+    AnymailInboundMessage.parse_raw_mime_bytes = classmethod(parse_raw_mime_bytes)
+    AnymailInboundMessage.parse_raw_mime_chunks = classmethod(parse_raw_mime_chunks)
+    AnymailInboundMessage._warboard_guarded = True
 
 
 @csrf_exempt
@@ -104,8 +104,8 @@ def inbound(request: HttpRequest, esp: str, mime: str | None = None) -> HttpResp
     try:
         try:
             response = match.func(request, *match.args, **match.kwargs)
-        except limits.MailRefused as refused:
-            found.append(receive_mail(refused.raw))  # parks it with the rule, unparsed too
+        except limits.MailRefused as too_big:
+            found.append(receive_mail(too_big.raw))  # parks it with the rule, unparsed too
             response = HttpResponse()
     except SuspiciousOperation:
         raise  # anymail's failed authentication or signature: Django's 400, as before

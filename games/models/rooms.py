@@ -198,7 +198,7 @@ class RoomEntry(models.Model):
     def save(self, *args: object, **kwargs: object) -> None:
         if not self._state.adding:
             raise JournalEdited("journal entries are never edited: post a referee ruling instead")
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
+        super().save(*args, **kwargs)
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise JournalEdited("journal entries are never deleted")

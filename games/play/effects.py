@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
+from functools import partial
 
 from django.db import transaction
 
@@ -69,7 +70,7 @@ def dispatch(committed: Committed, *, kick: bool = True) -> None:
     _try("push", game.pk, lambda: push.action_committed(committed))
     change = committed.clock_change
     for deadline in change.opened:
-        _try("deadline tasks", game.pk, lambda d=deadline: schedule(d))
+        _try("deadline tasks", game.pk, partial(schedule, deadline))
     _try("your-turn mail", game.pk, lambda: queue_your_turn(game.pk, change.started))
     if game.status == Game.Status.FINISHED and committed.log.sequence:
         _try("game-over mail", game.pk, lambda: enqueue("games.notify_game_over", game.pk))

@@ -98,7 +98,7 @@ def rerank_game(game_id: int, models: Models = MODELS) -> Reranked | None:
             return Reranked(game.pk, [], [])
         result = dict(game.result or {})
         before = result.get("ranking")
-        if game.status != Game.Status.FINISHED.value or not before:
+        if game.status != Game.Status.FINISHED or not before:
             return None
         after = ranking(state, state.winner)
         if after == before and state.ranking == after and recorded:

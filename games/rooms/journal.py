@@ -431,7 +431,7 @@ class _Rolled:
     first: int
     system: str
     arguments: dict[str, Any]
-    answer: dict[str, Any]
+    answer: Mapping[str, Any]
     dice: RoomDice
 
 

@@ -94,7 +94,8 @@ def _labelled(values: list[str], labels: Mapping[str, str]) -> tuple[tuple[str, 
     return tuple((value, labels[value]) for value in values)
 
 
-FAST_RISK, ROOM = Tournament.Play.FAST_RISK.value, Tournament.Play.ROOM.value
+# str() of a Django choice is its value (plain text, as the type checker also sees it).
+FAST_RISK, ROOM = str(Tournament.Play.FAST_RISK), str(Tournament.Play.ROOM)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ async def healthz(request: HttpRequest) -> JsonResponse:
     failing = [
         name for name, probe in (("database", database), ("channel_layer", layer)) if not probe.ok
     ]
-    body = {
+    body: dict[str, object] = {
         "status": "ok" if not failing else "error",
         "database": database.summary,
         "channel_layer": layer.summary,

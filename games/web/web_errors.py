@@ -48,7 +48,7 @@ def _is_api(path: str) -> bool:
 
 def handler404(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if not _is_api(request.path):
-        return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
+        return defaults.page_not_found(request, exception)
     body = error_body("not_found", None, f"no such API path: {request.path}")
     return JsonResponse(body, status=404)
 
@@ -58,7 +58,7 @@ def handler400(request: HttpRequest, exception: Exception | None = None) -> Http
     by the CSRF check of a signed-in browser POST), a suspicious header. Django's answer is an
     HTML page; under ``/api/`` it is the error shape, naming the body."""
     if not _is_api(request.path):
-        return defaults.bad_request(request, exception)  # type: ignore[arg-type]
+        return defaults.bad_request(request, exception)
     if isinstance(exception, DisallowedHost):
         body = error_body("bad_request", "host", "this server does not answer for that Host")
     else:
@@ -90,7 +90,7 @@ class ErrorIdMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> None:
         error_id = uuid.uuid4().hex[:16]
-        request.error_id = error_id  # type: ignore[attr-defined]
+        request.error_id = error_id
         logger.error(
             "error_id=%s %s %s failed", error_id, request.method, request.path,
             exc_info=exception,

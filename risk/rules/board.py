@@ -167,7 +167,9 @@ def draw_card(deck: Deck, dice: Dice) -> str | None:
 
 
 def cut_card(deck: Deck, dice: Dice) -> str | None:
-    """The card a cut reveals; the pile is restacked unchanged (combat.cards decision 8)."""
+    """The card a cut reveals, at position ``dice.roll(len(pile))``: the draw pile, or the
+    discard pile when the draw pile is empty. The cut is restacked as it was, so a cut never
+    changes who draws what; a one-card pile needs no roll."""
     pile = deck.draw or deck.discard
     if not pile:
         return None

@@ -1,7 +1,7 @@
 """The board of Nautical-but-Nice Fast Risk as validated, immutable data.
 
 Pure rules (design.md section 1): standard library only. A map is a JSON document in
-``combat/data/<name>-risk-map.json`` (one file, which ``combat.cards`` reads too); ``load_map``
+``risk/data/<name>-risk-map.json``, package data read through ``importlib.resources``; ``load_map``
 reads and checks it once per process and hands out a frozen ``BoardMap``; ``parse_map`` checks
 any decoded document (a second map is only data).
 
@@ -38,12 +38,14 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
+from importlib import resources
+from importlib.resources.abc import Traversable
 from types import MappingProxyType
 from typing import Any, Literal, TypeGuard
 
-#: One map file serves both ``combat.cards`` (territories, cards) and the engine (the sea too).
-DATA_DIR = Path(__file__).resolve().parents[2] / "combat" / "data"
+#: The maps and their drawn boards: package data of ``risk`` (``risk/data``), found through
+#: ``importlib.resources`` wherever the package is installed, not by a path from this file.
+DATA_DIR: Traversable = resources.files("risk") / "data"
 
 #: A territory card's symbol as the model keeps it.
 CardSymbol = Literal["infantry", "cavalry", "artillery"]
@@ -200,8 +202,8 @@ class BoardMap:
 # -- reading and checking -----------------------------------------------------------------------
 
 
-def map_path(name: str) -> Path:
-    """Where the map called ``name`` lives: ``combat/data/<name>-risk-map.json``."""
+def map_path(name: str) -> Traversable:
+    """Where the map called ``name`` lives: ``risk/data/<name>-risk-map.json``."""
     if not isinstance(name, str) or not _MAP_NAME.fullmatch(name):
         raise MapError("bad-map-name", f"map name {name!r} is not lower-case letters, digits, -, _")
     return DATA_DIR / f"{name}-risk-map.json"
@@ -210,7 +212,8 @@ def map_path(name: str) -> Path:
 def map_names() -> tuple[str, ...]:
     """The maps there are files for, sorted (what a new game may ask for)."""
     suffix = "-risk-map.json"
-    return tuple(sorted(p.name[: -len(suffix)] for p in DATA_DIR.glob(f"*{suffix}")))
+    names = (p.name[: -len(suffix)] for p in DATA_DIR.iterdir() if p.name.endswith(suffix))
+    return tuple(sorted(names))
 
 
 def load_map(name: str = "classic") -> BoardMap:
@@ -579,15 +582,15 @@ def _components(nodes: list[str], edges: list[tuple[str, str]]) -> list[list[str
 
 # -- the drawn board -----------------------------------------------------------------------------
 #
-# ``combat/data/<name>-risk-board.json`` (made by ``scripts/make_board_shapes.py``) draws a map
+# ``risk/data/<name>-risk-board.json`` (made by ``scripts/make_board_shapes.py``) draws a map
 # for the game page: ``viewBox`` ``[0, 0, width, height]``; ``territories``, a list of
 # ``{"name", "polygon": [[x, y], ...], "label": [x, y], ...}`` (a list, so a name given twice is
 # seen); ``links``, ``[{"a", "b", "wrap"}]`` adjacent pairs drawn as a line across water;
 # ``oceans``, a list of ``{"name", "label": [x, y], "stations": {station key: [x, y]}}``.
 
 
-def board_shapes_path(name: str) -> Path:
-    """Where the drawn board of map ``name`` lives: ``combat/data/<name>-risk-board.json``."""
+def board_shapes_path(name: str) -> Traversable:
+    """Where the drawn board of map ``name`` lives: ``risk/data/<name>-risk-board.json``."""
     map_path(name)  # checks the name
     return DATA_DIR / f"{name}-risk-board.json"
 

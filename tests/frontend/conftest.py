@@ -9,6 +9,16 @@ import pytest
 from tests.frontend.browser import PASSWORD, Site, chromium_path
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups off the markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each browser module's tests run on one pytest-xdist worker: what its module fixtures
+    make (Chromium, users and finished games in the site's database: up to half a minute) is
+    then made once, not once on each worker that drew one of its tests."""
+    for item in items:
+        if item.get_closest_marker("browser") and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(f"browser-{item.module.__name__}"))
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
     """One daphne for the session's browser tests, on its own embedded database."""

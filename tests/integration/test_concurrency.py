@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 
 from games.models import ActionLog, Game
@@ -39,7 +38,7 @@ from games.play import submit as submissions
 from games.play.reads import fetch
 from games.web.exceptions import ApplicationError
 from risk.rules import sample_action
-from tests.conftest import ROOT
+from tests.conftest import ROOT, clear_cache
 from tests.games.conftest import client_for, make_user
 
 THREADS = 20
@@ -159,9 +158,9 @@ def fast_and_inline(settings):
     rest = settings.REST_FRAMEWORK
     rates = {**rest["DEFAULT_THROTTLE_RATES"], "actions": "1000/min"}
     settings.REST_FRAMEWORK = {**rest, "DEFAULT_THROTTLE_RATES": rates}
-    cache.clear()
+    clear_cache()  # this worker's keys only: not FLUSHDB
     yield
-    cache.clear()
+    clear_cache()
 
 
 @pytest.mark.services

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 from collections import Counter
+from importlib import resources
 
 import pytest
 
@@ -14,6 +15,7 @@ from risk.rules.board_map import (
     board_shapes_path,
     load_board_shapes,
     load_map,
+    map_names,
     map_path,
     parse_map,
     validate_board_shapes,
@@ -93,15 +95,17 @@ def test_classic_cards_are_14_of_each_symbol_and_2_wild(board):
     assert board.territories["Alaska"].card == "infantry"
 
 
-def test_one_map_file_serves_the_engine_and_the_cards():
-    """The map exists once, ``combat/data/classic-risk-map.json``; the engine's
-    ``load_map`` and ``combat.cards`` read that same file (the sea graph included)."""
-    from combat import cards
-
-    assert map_path("classic") == cards.DATA_FILE
-    assert map_path("classic") == ROOT / "combat" / "data" / "classic-risk-map.json"
+def test_the_map_and_its_drawn_board_are_package_data_of_risk():
+    """The map exists once, ``risk/data/classic-risk-map.json`` (the sea graph included), beside
+    its drawn board, found through ``importlib.resources``; the resolver's data folder keeps
+    only what its own code reads (the one-roll tables of ``combat.risk_dice``)."""
+    data = ROOT / "risk" / "data"
+    assert map_path("classic") == resources.files("risk") / "data" / "classic-risk-map.json"
+    assert map_path("classic") == data / "classic-risk-map.json"
+    assert board_shapes_path("classic") == data / "classic-risk-board.json"
+    assert map_names() == ("classic",)
     assert "sea" in RAW and len(RAW["territories"]) == 42
-    assert not (ROOT / "risk" / "data").exists()
+    assert [p.name for p in (ROOT / "combat" / "data").iterdir()] == ["risk_rolls.npz"]
 
 
 def test_40_coastal_territories_each_with_a_station(board):
@@ -420,7 +424,7 @@ def test_the_classic_facts_are_not_written_into_the_validator():
         assert fact not in text, fact
 
 
-# -- the drawn board (combat/data/classic-risk-board.json) ------------------------------------
+# -- the drawn board (risk/data/classic-risk-board.json) --------------------------------------
 
 BOARD_RAW = json.loads(board_shapes_path("classic").read_text(encoding="utf-8"))
 

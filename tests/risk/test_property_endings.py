@@ -52,10 +52,16 @@ def play_to_the_end(seed: int) -> GameState:
     return state
 
 
+#: The 300 seeds in slices of 30, one test each: pytest-xdist's workers share them out (one test
+#: of all 300 games was the longest of the suite, and whichever worker drew it ran it alone).
+SLICES = [range(start, start + 30) for start in range(0, GAMES, 30)]
+
+
 @pytest.mark.slow
-def test_three_hundred_random_games_all_end_within_the_bound() -> None:
+@pytest.mark.parametrize("seeds", SLICES, ids=lambda seeds: f"{seeds.start}-{seeds.stop - 1}")
+def test_three_hundred_random_games_all_end_within_the_bound(seeds: range) -> None:
     unfinished, longest = [], 0
-    for seed in range(GAMES):
+    for seed in seeds:
         state = play_to_the_end(seed)
         if not state.over or state.round > ROUND_BOUND:
             unfinished.append((seed, state.round, state.actions))

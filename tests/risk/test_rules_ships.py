@@ -1,7 +1,7 @@
 """Rule-book scenarios: "Ships" ("Movement", "Ferrying Armies"), "Patrol" and "Opposed Landings".
 
 Each test quotes the sentence of the rule text (or design.md section 5) it checks. Distances are
-worked by hand from the ``sea`` lanes of combat/data/classic-risk-map.json; every die is stated with
+worked by hand from the ``sea`` lanes of risk/data/classic-risk-map.json; every die is stated with
 ``FixedDice`` (a cruise rolls two dice; a land roll rolls the attacker's dice, then the
 defender's). Landings start with the defender already in ``turn.attacked`` so no mobilization
 cut is rolled, unless a test says otherwise.

@@ -134,7 +134,7 @@ def read_imap(url: str) -> Iterator[tuple[str, InboundResult]]:
             raise CommandError(f"the IMAP folder {folder!r} cannot be opened")
         _, data = client.uid("SEARCH", "UNSEEN")
         uids = (data[0] or b"").split()[:BATCH]
-        for uid in uids:
+        for uid in (number.decode() for number in uids):
             _, fetched = client.uid("FETCH", uid, "(BODY.PEEK[])")
             raw = next((part[1] for part in fetched if isinstance(part, tuple)), None)
             if raw is None:
@@ -142,7 +142,7 @@ def read_imap(url: str) -> Iterator[tuple[str, InboundResult]]:
             result = receive_mail(raw)  # raises only when the database is down: stop here
             flags = "(\\Seen \\Flagged)" if result.outcome == "parked" else "(\\Seen)"
             client.uid("STORE", uid, "+FLAGS", flags)
-            yield f"imap uid {uid.decode()}", result
+            yield f"imap uid {uid}", result
     finally:
         with contextlib.suppress(imaplib.IMAP4.error, OSError):
             client.logout()

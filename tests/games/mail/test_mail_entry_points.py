@@ -15,7 +15,6 @@ import json
 import mailbox
 import socket
 from io import StringIO
-from typing import Any
 
 import environ
 import pytest
@@ -151,15 +150,16 @@ class FakeImap:
         self.log.append(("select", folder))
         return "OK", [str(len(self.mailbox)).encode()]
 
-    def uid(self, command: str, *args: Any) -> tuple:
+    def uid(self, command: str, *args: str) -> tuple:
+        """Answers with bytes and takes text, as ``imaplib`` (its arguments are typed ``str``)."""
         self.log.append(("uid", command, *args))
         if command == "SEARCH":
             return "OK", [b" ".join(u for u in self.mailbox if u not in self.seen)]
         if command == "FETCH":
-            uid = args[0]
+            uid = args[0].encode()
             return "OK", [(uid + b" (UID " + uid + b" BODY[] {n}", self.mailbox[uid]), b")"]
         if command == "STORE":
-            self.seen.add(args[0])
+            self.seen.add(args[0].encode())
             return "OK", []
         raise AssertionError(command)
 
@@ -191,8 +191,8 @@ def test_fetch_mail_reads_the_unseen_imap_mail_and_flags_it_seen(game, monkeypat
         ("select", "Moves"),
         ("uid", "SEARCH", "UNSEEN"),
     ]
-    assert ("uid", "FETCH", b"7", "(BODY.PEEK[])") in server.log  # PEEK: not seen until done
-    assert server.log[-2:] == [("uid", "STORE", b"7", "+FLAGS", "(\\Seen)"), ("logout",)]
+    assert ("uid", "FETCH", "7", "(BODY.PEEK[])") in server.log  # PEEK: not seen until done
+    assert server.log[-2:] == [("uid", "STORE", "7", "+FLAGS", "(\\Seen)"), ("logout",)]
 
 
 def test_fetch_mail_needs_a_source(settings):

@@ -4,13 +4,14 @@ spaces its moves; hints."""
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
 from games.models import ActionLog, Game, GameSnapshot
-from games.play import driver, lobby
+from games.play import driver, effects, lobby
 from games.play import hints as advice
 from games.play.reads import fetch
 from games.web.exceptions import ApplicationError, ConflictError, ForbiddenError
@@ -38,11 +39,14 @@ def test_each_ai_decision_is_committed_at_the_version_it_was_thought_at(alice):
 
 
 def test_a_decision_thought_at_a_version_the_game_has_left_is_thought_again(alice, monkeypatch):
+    """The AI thought at version 5; the game is at version 0 when the step locks it: nothing is
+    committed and the step asks to think again. Thought again at 0, the decision commits."""
+    kicked: list[int] = []
+    monkeypatch.setattr(effects, "kick_driver", kicked.append)  # the start's run held back
     game = lobby.game_create(creator=alice, seats=2)
     lobby.game_fill_with_bots(game_id=game.pk, user=alice)
-    monkeypatch.setattr(driver, "_think", lambda game_id: None)  # the start's run finds nothing
     game = lobby.game_start(game_id=game.pk, user=alice)
-    assert game.version == 0
+    assert (kicked, game.version) == ([game.pk], 0)  # bot:2 waited on, its run not yet taken
     stale = driver.Decision(version=5, actor="bot:2", action=EndTurn("bot:2"))
     monkeypatch.setattr(driver, "_think", lambda game_id: stale)
     assert driver.step(game.pk) is True  # not done: think again
@@ -50,6 +54,55 @@ def test_a_decision_thought_at_a_version_the_game_has_left_is_thought_again(alic
     monkeypatch.undo()
     assert driver.advance(game.pk) == 1  # the bot's set-up, thought at version 0
     assert ActionLog.objects.get(game=game, sequence=1).idempotency_key == "ai:0:bot:2"
+    assert GameSnapshot.objects.get(pk=game.pk).version == 1  # now only alice is waited on
+
+
+def test_a_run_that_queues_its_sequel_returns_before_the_sequel_starts(alice, monkeypatch):
+    """Runs of the driver never nest: the sequel a run queues after ``STEPS_PER_RUN`` steps
+    starts once that run has returned (here one step a run: the two bots' set-ups are two
+    runs, one after the other). Nested, a game whose driver kept finding work recursed a run
+    deeper every ``STEPS_PER_RUN`` steps until Python's recursion limit."""
+    monkeypatch.setattr(driver, "STEPS_PER_RUN", 1)
+    depth, deepest, runs = 0, 0, []
+    real_advance = driver.advance
+
+    def counted(game_id: int, **kw) -> int:
+        nonlocal depth, deepest
+        depth += 1
+        deepest = max(deepest, depth)
+        try:
+            taken = real_advance(game_id, **kw)
+        finally:
+            depth -= 1
+        runs.append(taken)
+        return taken
+
+    monkeypatch.setattr(driver, "advance", counted)
+    game = lobby.game_create(creator=alice, seats=3)
+    lobby.game_fill_with_bots(game_id=game.pk, user=alice)
+    lobby.game_start(game_id=game.pk, user=alice)
+    assert GameSnapshot.objects.get(pk=game.pk).version == 2  # both bots have set up
+    assert (runs, deepest) == ([1, 1], 1)
+
+
+def test_a_driver_run_that_fails_after_the_commit_is_logged_with_its_traceback(
+    alice, monkeypatch, caplog
+):
+    """The start is committed whatever its driver run does; the run's failure is logged with
+    its traceback by the dispatcher (and by the runner), not lost."""
+
+    def broken(game_id: int, **kw) -> int:
+        raise RuntimeError("the AI crashed")
+
+    monkeypatch.setattr(driver, "advance", broken)
+    game = lobby.game_create(creator=alice, seats=2)
+    lobby.game_fill_with_bots(game_id=game.pk, user=alice)
+    with caplog.at_level(logging.ERROR):
+        game = lobby.game_start(game_id=game.pk, user=alice)
+    assert game.status == Game.Status.RUNNING
+    (record,) = [r for r in caplog.records if r.name == "games.play.effects"]
+    assert record.getMessage() == f"game {game.pk}: driver after the commit failed"
+    assert record.exc_info is not None and record.exc_info[0] is RuntimeError
 
 
 def test_with_an_ai_delay_each_run_takes_one_step_and_queues_the_next_that_much_later(
