@@ -1,5 +1,5 @@
 """pytest-xdist keeps the tests of one ``xdist_group`` on one worker (``--dist loadgroup``, as
-scripts/test.sh runs both passes): the fault tests and each browser module rely on it.
+scripts/test.sh runs both passes): each browser module relies on it (tests/frontend/conftest.py).
 
 pytest 9.2 keeps a node's id where pytest-xdist 3.8 does not rename it, and every group was
 then silently ignored: the tests of a group ran on both workers. Checked here on a throwaway
