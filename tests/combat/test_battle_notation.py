@@ -670,8 +670,15 @@ def test_france_1944_morale_written_as_a_pair():
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "battle_notation.md"
 
 
-def test_every_example_of_the_documentation_gives_its_canonical_line():
-    examples = re.findall(r"^    (.+)\n      -> (.+)$", DOCS.read_text(encoding="utf-8"), re.M)
+def test_every_example_of_the_documentation_gives_its_canonical_line_which_is_its_own():
+    """The page's examples are doctests (tests/docs runs them); here each canonical line must
+    also read back as itself, so what the journal shows can be pasted in again."""
+    examples = re.findall(
+        r"^>>> format_battle\(parse_battle\(\"([^\"]+)\"\)\)\n'(.+)'$",
+        DOCS.read_text(encoding="utf-8"),
+        re.M,
+    )
     assert len(examples) == 10
     for line, canonical in examples:
         assert format_battle(parse_battle(line)) == canonical, line
+        assert format_battle(parse_battle(canonical)) == canonical, canonical
