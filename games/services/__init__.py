@@ -1,1 +1,1 @@
-"""Services own the transaction: each loads rows, calls the pure engine and saves the result."""
+"""Only a shim for migration 0013 (``rerank``): the services live in the feature packages."""
