@@ -84,12 +84,9 @@ ensure_services
 pass2_log="$reports/services.log"
 pass2_pid=""
 if [ "$SERVICES_UP" = 1 ]; then
-  # One worker (PASS2_WORKERS): beside pass 1's workers a second one only takes their cores.
-  pass2_parallel=(-n "${PASS2_WORKERS:-1}")
-  [ "${PASS2_WORKERS:-1}" = 0 ] || pass2_parallel+=(--dist loadgroup)
   (
     DATABASE_URL="$SERVICES_DATABASE_URL" REDIS_URL="$SERVICES_REDIS_URL" \
-      "$PY" -m pytest "${pass2_parallel[@]}" -m "$services" --durations=15 \
+      "$PY" -m pytest "${parallel[@]}" -m "$services" --durations=15 \
       --junitxml="$reports/services.xml" "$@" >"$pass2_log" 2>&1
     echo $? >"$reports/services.status"
     echo $(($(now) - step)) >"$reports/services.time"
@@ -103,7 +100,7 @@ env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL -u CELERY_RESULT_BACKEND \
   --junitxml="$reports/embedded.xml" "$@" || status=$?
 pass1_time=$(($(now) - step))
 
-echo "== pass 2: PostgreSQL + Redis (${PASS2_WORKERS:-1} worker(s)) =="
+echo "== pass 2: PostgreSQL + Redis ($workers workers) =="
 pass2_time=0
 if [ -n "$pass2_pid" ]; then
   wait "$pass2_pid" || true
