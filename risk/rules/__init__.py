@@ -4,7 +4,9 @@ Standard library and ``combat`` only; a test fails on any Django, DRF, Channels 
 The public contract (what the server and the tests may rely on):
 
 - ``new_game(players, *, seed, options=Options()) -> GameState``
-- ``apply(state, action, dice) -> (GameState, list[Event])``, raising ``IllegalAction(reason)``
+- ``apply(state, action, dice) -> (GameState, list[Event])``, raising ``IllegalAction(reason)``;
+  ``apply_recorded`` also returns what it touched (``risk.rules.touched``), and
+  ``risk.rules.pieces`` says what rows the server keeps of a state's pieces.
 - ``legal_actions(state, player) -> list[ActionSpec]``
 - ``pending_decisions(state) -> list[Decision]``
 - ``sample_action(state, player, rng) -> Action``
@@ -29,6 +31,7 @@ from risk.rules.engine import (
     ActionSpec,
     Decision,
     apply,
+    apply_recorded,
     game_dice,
     legal_actions,
     pending_decisions,
@@ -59,6 +62,7 @@ __all__ = [
     "action_from_dict",
     "apply",
     "apply_patch",
+    "apply_recorded",
     "clone",
     "events_for",
     "format_action",

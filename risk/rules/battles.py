@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from combat.dice import Dice
 from combat.risk_dice import roll_dice
-from risk.rules import board
+from risk.rules import board, touched
 from risk.rules.actions import (
     ActionSpec,
     Attack,
@@ -219,8 +219,10 @@ def _check_patrol(state: GameState, flanks: list[Flank], defender: str) -> None:
 def _take_from_source(state: GameState, flank: Flank, armies: int) -> None:
     if flank.ship:
         state.ships[flank.source].armies -= armies
+        touched.ship(flank.source)
     else:
         state.territories[flank.source].armies -= armies
+        touched.territory(flank.source)
 
 
 def _reserve(state: GameState, flank: Flank) -> int:
@@ -506,6 +508,7 @@ def _reveal(
 
 def _mobilize(state: GameState, territory: str, armies: int) -> None:
     state.territories[territory].armies += armies
+    touched.territory(territory)
     board.create(state, "mobilization", armies)
 
 
@@ -662,10 +665,13 @@ def _defender_loses(state: GameState, target: str | None, losses: int) -> None:
     assert battle is not None
     if target is None:
         state.territories[battle.target].armies -= losses
+        touched.territory(battle.target)
         return
     for ship in _pool(state, target):  # the target first, then its backers in order
         taken = min(ship.armies, losses)
-        ship.armies -= taken
+        if taken:
+            ship.armies -= taken
+            touched.ship(ship.id)
         losses -= taken
 
 
@@ -692,12 +698,14 @@ def _flank_destroyed(state: GameState, flank: Flank, events: list[Event]) -> Non
     captured, flank.captured = flank.captured, 0
     if not flank.ship:
         _keep_captured(state.territories[flank.source].captured, battle.defender, captured)
+        touched.territory(flank.source)
         return
     ship = state.ships.get(flank.source)
     if ship is None:  # already sunk: the captured armies went down with it
         board.destroy(state, "sunk", captured)
         return
     crewed = any(f.source == ship.id and not f.out for f in battle.flanks)
+    touched.ship(ship.id)
     if ship.armies > 0 or crewed:  # the ship still has a crew (aboard, or in another flank)
         _keep_captured(ship.captured, battle.defender, captured)
     elif captured or (state.options.revision >= 2 and ship.captured.get(battle.defender)):
@@ -778,6 +786,7 @@ def do_move_in(state: GameState, action: MoveIn, events: list[Event]) -> None:
                 raise IllegalAction(Refusal.ARMIES, f"{action.source} can send 0 to {room} more",
                                     field="armies")  # fmt: skip
             state.territories[action.source].armies -= extra
+            touched.territory(action.source)
     occupying = moving + extra
     if battle.mode == NORMAL and extra < 0:
         _return(state, standing[0], -extra)
@@ -785,6 +794,7 @@ def do_move_in(state: GameState, action: MoveIn, events: list[Event]) -> None:
         ship = state.ships.get(flank.source) if flank.ship else None
         if ship is not None and ship.armies == 0 and occupying > 1:
             ship.armies, occupying = 1, occupying - 1
+            touched.ship(ship.id)
     # A ship whose last army went ashore is abandoned, unless it holds captives (this battle's
     # are still in the flank): they become its crew at the end of the turn.
     for flank in standing:
@@ -795,6 +805,7 @@ def do_move_in(state: GameState, action: MoveIn, events: list[Event]) -> None:
         flank.standing = 0
     loser = target.owner
     target.owner, target.armies = battle.attacker, occupying
+    touched.territory(battle.target)
     assert state.turn is not None
     state.turn.took_territory = True
     events.append({"type": "conquered", "territory": battle.target, "by": battle.attacker,
@@ -806,8 +817,10 @@ def do_move_in(state: GameState, action: MoveIn, events: list[Event]) -> None:
 def _return(state: GameState, flank: Flank, armies: int) -> None:
     if flank.ship:
         state.ships[flank.source].armies += armies
+        touched.ship(flank.source)
     else:
         state.territories[flank.source].armies += armies
+        touched.territory(flank.source)
 
 
 def _naval_progress(state: GameState, events: list[Event]) -> None:
@@ -859,7 +872,7 @@ def _back_aboard(state: GameState, flank: Flank) -> None:
     battle = state.battle
     assert battle is not None
     if flank.source in state.ships:
-        _return(state, flank, flank.standing)
+        _return(state, flank, flank.standing)  # (touches the ship)
         _keep_captured(state.ships[flank.source].captured, battle.defender, flank.captured)
     flank.standing, flank.captured, flank.out = 0, 0, True
 
@@ -914,6 +927,8 @@ def do_prize(state: GameState, action: Prize, events: list[Event]) -> None:
                     battle.decided[target] = "left"
         capturer.armies -= action.armies
         prize.owner, prize.armies = battle.attacker, action.armies
+        touched.ship(capturer.id)
+        touched.ship(prize.id)
         for ship in (capturer, prize):  # rule text: out of action for the rest of the turn
             ship.out_of_action, ship.cruising, ship.moves, ship.cruises = True, False, 0, 0
         events.append({"type": "ship_captured", "ship": prize.id, "by": capturer.id,
@@ -929,7 +944,7 @@ def _close(state: GameState, *, success: bool, events: list[Event]) -> None:
     for flank in battle.flanks:
         if flank.out:
             continue
-        if flank.standing or flank.captured:
+        if flank.standing or flank.captured:  # (``_return`` touches the source)
             if flank.ship and flank.source in state.ships:
                 _return(state, flank, flank.standing)
                 _keep_captured(state.ships[flank.source].captured, battle.defender, flank.captured)

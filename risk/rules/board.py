@@ -10,6 +10,7 @@ from typing import Any
 
 from combat.cards import Card, is_set
 from combat.dice import Dice, shuffle
+from risk.rules import touched
 from risk.rules.actions import IllegalAction
 from risk.rules.board_map import BoardMap, load_map
 from risk.rules.state import ALLIED, PLAYER, WILD, Deck, GameState, Seat, Ship
@@ -94,6 +95,7 @@ def check_eliminated(state: GameState, seat_id: str, by: str | None, events: lis
     if not seat.alive or is_alive(state, seat_id):
         return
     seat.alive = False
+    touched.hands(seat_id)
     state.eliminated.append(seat_id)
     state.landless.pop(seat_id, None)
     event: Event = {"type": "eliminated", "seat": seat_id, "by": by}
@@ -108,9 +110,13 @@ def check_eliminated(state: GameState, seat_id: str, by: str | None, events: lis
         event["poker_to"] = player
         victor.risk_cards += seat.risk_cards
         state.seat(player).poker_cards += seat.poker_cards
+        touched.pile(touched.RISK, touched.HAND, victor.id)
+        touched.pile(touched.POKER, touched.HAND, player)
     else:  # nobody beat it (a pirate sunk on its own attack): its cards go to the discards
         state.risk_deck.discard += seat.risk_cards
         state.poker_deck.discard += seat.poker_cards
+        touched.pile(touched.RISK, touched.DISCARD)
+        touched.pile(touched.POKER, touched.DISCARD)
     seat.risk_cards, seat.poker_cards, seat.revealed = [], [], []
     seat.pot = None
     if seat.id in state.draw_votes:
@@ -157,12 +163,15 @@ def cards_form_set(state: GameState, names: list[str]) -> bool:
     return len(names) == 3 and is_set([card_of(state, n) for n in names])
 
 
-def draw_card(deck: Deck, dice: Dice) -> str | None:
-    """The top card (the discard pile reshuffled when the draw pile is empty); None if none."""
+def draw_card(deck: Deck, dice: Dice, kind: str) -> str | None:
+    """The top card (the discard pile reshuffled when the draw pile is empty); None if none.
+    ``kind``: the deck's, "risk" or "poker" (``touched``)."""
     if not deck.draw:
         if not deck.discard:
             return None
         deck.draw, deck.discard = list(shuffle(deck.discard, dice)), []
+        touched.pile(kind, touched.DISCARD)
+    touched.pile(kind, touched.DRAW)
     return deck.draw.pop(0)
 
 
@@ -178,10 +187,13 @@ def cut_card(deck: Deck, dice: Dice) -> str | None:
 
 def give_cards(state: GameState, seat: Seat, risk: int, poker: int, dice: Dice) -> Event:
     """Draw Risk and poker cards into a seat's hand; the event names them for the owner only."""
-    drawn_risk = [c for c in (draw_card(state.risk_deck, dice) for _ in range(risk)) if c]
-    drawn_poker = [c for c in (draw_card(state.poker_deck, dice) for _ in range(poker)) if c]
+    drawn_risk = [c for c in (draw_card(state.risk_deck, dice, "risk") for _ in range(risk)) if c]
+    drawn_poker = [
+        c for c in (draw_card(state.poker_deck, dice, "poker") for _ in range(poker)) if c
+    ]
     seat.risk_cards += drawn_risk
     seat.poker_cards += drawn_poker
+    touched.hands(seat.id)
     return {
         "type": "cards_drawn",
         "seat": seat.id,
@@ -199,6 +211,7 @@ def new_ship(state: GameState, owner: str, station: str, armies: int) -> Ship:
     ship = Ship(id=f"S{state.next_ship}", owner=owner, station=station, armies=armies)
     state.next_ship += 1
     state.ships[ship.id] = ship
+    touched.ship(ship.id)
     return ship
 
 
@@ -207,6 +220,7 @@ def sink(state: GameState, ship: Ship, cause: str, events: list[Event]) -> None:
     aboard = ship.armies + sum(ship.captured.values())
     destroy(state, cause, aboard)
     del state.ships[ship.id]
+    touched.ship(ship.id)
     events.append({"type": "ship_sunk", "ship": ship.id, "owner": ship.owner, "armies": aboard})
 
 

@@ -14,7 +14,7 @@ from combat import poker
 from combat.dice import Dice, shuffle
 from combat.poker.errors import IllegalAction as PokerIllegal
 from combat.poker.errors import PokerInputError
-from risk.rules import board
+from risk.rules import board, touched
 from risk.rules.actions import Answer, Challenge, IllegalAction, Poker
 from risk.rules.board import Event
 from risk.rules.state import PLAYER, Contest, GameState, Seat
@@ -96,6 +96,7 @@ def do_answer(state: GameState, action: Answer, dice: Dice, events: list[Event])
     deck = state.poker_deck
     if len(deck.draw) < needed and deck.discard:
         deck.draw, deck.discard = deck.draw + list(shuffle(deck.discard, dice)), []
+        touched.deck(touched.POKER)
     pots = {s.id: pot_of(state, s) for s in entrants}
     try:
         hand, hand_events = poker.start_hand(
@@ -110,8 +111,11 @@ def do_answer(state: GameState, action: Answer, dice: Dice, events: list[Event])
         return
     for seat in entrants:
         seat.poker_cards, seat.pot = [], None
+        touched.pile(touched.POKER, touched.HAND, seat.id)
     deck.draw = []
+    touched.pile(touched.POKER, touched.DRAW)
     contest.stage, contest.hand = "poker", hand
+    touched.poker_hand([s.player for s in hand.seats])
     events += [{**e, "hand": True} for e in hand_events]
 
 
@@ -130,6 +134,7 @@ def do_poker(state: GameState, action: Poker, seat: Seat, dice: Dice, events: li
         raise IllegalAction(code, reason, field="move") from error
     events += [{**e, "hand": True} for e in hand_events]
     contest.hand = hand
+    touched.poker_hand([s.player for s in hand.seats])
     if hand.result is not None:
         _settle(state, dice, events)
 
@@ -161,9 +166,12 @@ def _settle(state: GameState, dice: Dice, events: list[Event]) -> None:
         seat.pot = pots[hseat.player]
         seat.poker_cards = list(hseat.stash)  # unused stash cards go back to the stash
         state.poker_deck.discard += list(hseat.hand) + list(hseat.discards)
+        touched.pile(touched.POKER, touched.HAND, seat.id)
     # Cards drawn while the hand was played (a late-comer joining) came from the reshuffled
     # discards: they stay under what is left of the hand's deck.
     state.poker_deck.draw = list(hand.deck) + state.poker_deck.draw
+    touched.deck(touched.POKER)
+    touched.poker_hand([s.player for s in hand.seats])
     contest.hand = None
     declarer = hand.seats[0]
     suits = set(state.seat(contest.ally).suits)
@@ -200,6 +208,8 @@ def _play_ally(state: GameState, dice: Dice, events: list[Event]) -> None:
                        "count": len(ally.poker_cards)})  # fmt: skip
         declarer.poker_cards += ally.poker_cards
         ally.poker_cards = []
+        touched.pile(touched.POKER, touched.HAND, declarer.id)
+        touched.pile(touched.POKER, touched.HAND, ally.id)
     events.append({"type": "ally_played", "seat": ally.id, "by": declarer.id})
     start_turn(state, ally.id, declarer.actor, events, for_seat=declarer.id)
 

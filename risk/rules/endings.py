@@ -9,7 +9,7 @@ army ledger and the card counts hold on the final state.
 
 from __future__ import annotations
 
-from risk.rules import battles, board
+from risk.rules import battles, board, touched
 from risk.rules.actions import MoveIn
 from risk.rules.board import Event
 from risk.rules.state import LAND, NORMAL, WON, GameState
@@ -61,6 +61,9 @@ def call_off_poker(state: GameState, events: list[Event]) -> None:
         seat.pot = hseat.pot + hseat.staked
         seat.poker_cards = list(hseat.stash) + seat.poker_cards
         state.poker_deck.discard += list(hseat.hand) + list(hseat.discards)
+        touched.pile(touched.POKER, touched.HAND, seat.id)
     state.poker_deck.draw = list(hand.deck) + state.poker_deck.draw
+    touched.deck(touched.POKER)
+    touched.poker_hand([s.player for s in hand.seats])
     contest.hand = None
     events.append({"type": "poker_called_off", "seats": [s.player for s in hand.seats]})

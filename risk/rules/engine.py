@@ -17,7 +17,7 @@ from combat.dice import Dice, SeededDice
 from combat.poker import allowed as poker_allowed
 from combat.poker import to_act
 from combat.poker.draw import HAND_SIZE, HandState
-from risk.rules import battles, board, contest, setup, ships, turns
+from risk.rules import battles, board, contest, setup, ships, touched, turns
 from risk.rules.actions import (
     Action,
     ActionSpec,
@@ -172,6 +172,16 @@ def apply(state: GameState, action: Action, dice: Dice) -> tuple[GameState, list
     return after, [Event.from_dict(e) for e in events]
 
 
+def apply_recorded(
+    state: GameState, action: Action, dice: Dice
+) -> tuple[GameState, list[Event], touched.Touched]:
+    """``apply``, and the pieces it touched (``risk.rules.touched``): the territories, ships
+    and card piles the server rewrites the rows of."""
+    with touched.recording() as record:
+        after, events = apply(state, action, dice)
+    return after, events, record
+
+
 def _sweep(state: GameState, events: list[EventDict]) -> None:
     """Eliminations, a turn whose army is gone, the end of the set-up, the end of the game."""
     turn = state.turn
@@ -240,6 +250,7 @@ def _leave(state: GameState, action: Leave | Concede, dice: Dice, events: list[E
         owned = sorted(state.owned(seat.id))
         factory = owned[dice.roll(len(owned)) - 1]
         state.territories[factory].factory = True
+        touched.territory(factory)
         events.append({"type": "factory_built", "seat": seat.id, "territory": factory})
     if cut_short:
         assert state.turn is not None

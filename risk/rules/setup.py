@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from combat.dice import SeededDice, shuffle
 from combat.poker.cards import DECK as POKER_DECK
 from combat.poker.cards import SUITS
-from risk.rules import board
+from risk.rules import board, touched
 from risk.rules.actions import Arrange, IllegalAction
 from risk.rules.board import Event
 from risk.rules.board_map import load_map
@@ -86,7 +86,7 @@ def new_game(players: Sequence[str], *, seed: str, options: Options = DEFAULT_OP
         for seat in order:
             for _ in range(count):
                 deck = state.risk_deck if deck_name == "risk" else state.poker_deck
-                card = board.draw_card(deck, dice)
+                card = board.draw_card(deck, dice, deck_name)
                 assert card is not None  # a fresh deck holds enough for six players
                 (seat.risk_cards if deck_name == "risk" else seat.poker_cards).append(card)
     return state
@@ -193,9 +193,12 @@ def arrange(state: GameState, action: Arrange, seat: Seat, events: list[Event]) 
                 field="ship_station",
             )  # fmt: skip
         ships[0].station = action.ship_station
+        touched.ship(ships[0].id)
     for name, armies in arrangement.items():
         state.territories[name].armies = armies
+        touched.territory(name)
     state.territories[action.factory].factory = True
+    touched.territory(action.factory)
     seat.set_up = True
     events.append({"type": "arranged", "seat": seat.id, "factory": action.factory,
                    "ship_station": ships[0].station if ships else None})  # fmt: skip

@@ -10,7 +10,7 @@ at coasts within one boat length and always keeps one army aboard.
 from __future__ import annotations
 
 from combat.dice import Dice
-from risk.rules import board
+from risk.rules import board, touched
 from risk.rules.actions import Cruise, Disembark, Embark, EndCruise, IllegalAction, Sail
 from risk.rules.board import Event
 from risk.rules.campaign import campaign_ready
@@ -72,6 +72,7 @@ def do_sail(state: GameState, action: Sail, events: list[Event]) -> None:
             f"{ship.id} has {ship.moves} left", field="station",
         )  # fmt: skip
     ship.station, ship.moves = action.station, ship.moves - distance
+    touched.ship(ship.id)
     events.append({"type": "sailed", "ship": ship.id, "station": ship.station,
                    "distance": distance, "moves": ship.moves})  # fmt: skip
 
@@ -100,6 +101,8 @@ def do_embark(state: GameState, action: Embark, events: list[Event]) -> None:
                             field="armies")  # fmt: skip
     holding.armies -= action.armies
     ship.armies += action.armies
+    touched.territory(action.territory)
+    touched.ship(ship.id)
     new_port = action.territory not in ship.ports
     if new_port:  # a successful pick-up ends this cruise and earns another
         ship.ports.append(action.territory)
@@ -119,6 +122,8 @@ def do_disembark(state: GameState, action: Disembark, events: list[Event]) -> No
         )
     ship.armies -= action.armies
     state.territories[action.territory].armies += action.armies
+    touched.ship(ship.id)
+    touched.territory(action.territory)
     events.append({"type": "disembarked", "ship": ship.id, "territory": action.territory,
                    "armies": action.armies})  # fmt: skip
 

@@ -11,7 +11,7 @@ from collections import deque
 from combat.cards import CardError, turn_in
 from combat.dice import Dice
 from combat.poker.cards import SUITS
-from risk.rules import board
+from risk.rules import board, touched
 from risk.rules.actions import (
     Discard,
     EndTurn,
@@ -81,6 +81,7 @@ def start_turn(
     for name in owned:
         if state.territories[name].factory:
             state.territories[name].armies += board.FACTORY_ARMIES
+            touched.territory(name)
             factory_armies += board.FACTORY_ARMIES
     board.create(state, "factory", factory_armies)
     state.turn.to_place = base
@@ -181,6 +182,8 @@ def do_turn_in(state: GameState, action: TurnIn, dice: Dice, events: list[Event]
         if card in seat.revealed:
             seat.revealed.remove(card)
     state.risk_deck.discard += list(action.cards)
+    touched.pile(touched.RISK, touched.HAND, seat.id)
+    touched.pile(touched.RISK, touched.DISCARD)
     turn.turned_in += 1
     turn.to_place += result.armies
     turn.factories_to_place += result.factories
@@ -188,6 +191,7 @@ def do_turn_in(state: GameState, action: TurnIn, dice: Dice, events: list[Event]
         turn.ships_to_place.append(result.ship_armies)
     for name, armies in result.territory_bonus.items():
         state.territories[name].armies += armies
+        touched.territory(name)
         board.create(state, "cards", armies)
     events.append({"type": "turned_in", "seat": seat.id, "cards": list(action.cards),
                    "reward": action.reward, "rolls": list(result.rolls),
@@ -204,6 +208,7 @@ def do_place(state: GameState, action: Place, events: list[Event]) -> None:
             field="armies",
         )
     state.territories[action.territory].armies += action.armies
+    touched.territory(action.territory)
     turn.to_place -= action.armies
     board.create(state, "reinforcement", action.armies)
     events.append({"type": "placed", "seat": turn.seat, "territory": action.territory,
@@ -248,17 +253,19 @@ def do_end_campaign(state: GameState, dice: Dice, events: list[Event]) -> None:
                 events.append(board.give_cards(state, seat, 1, 0, dice))
             events.append(board.give_cards(state, state.seat(turn.for_seat), 1, 1, dice))
     converted = 0
-    for holding in state.territories.values():
+    for name, holding in state.territories.items():
         if holding.owner == seat.id and holding.captured:
             converted += sum(holding.captured.values())
             holding.armies += sum(holding.captured.values())
             holding.captured = {}
+            touched.territory(name)
     for ship in state.ships.values():
         ship.cruising, ship.moves = False, 0
         if ship.owner == seat.id and ship.captured:
             converted += sum(ship.captured.values())
             ship.armies += sum(ship.captured.values())
             ship.captured = {}
+            touched.ship(ship.id)
     if not factory_sites(state):
         turn.factories_to_place = 0
     events.append({"type": "campaign_ended", "seat": seat.id, "converted": converted})
@@ -278,6 +285,7 @@ def do_place_factory(state: GameState, action: PlaceFactory, events: list[Event]
             Refusal.TERRITORY, "a factory goes on an own territory without one", field="territory"
         )
     state.territories[action.territory].factory = True
+    touched.territory(action.territory)
     turn.factories_to_place -= 1
     if not factory_sites(state):
         turn.factories_to_place = 0
@@ -305,6 +313,8 @@ def do_transfer(state: GameState, action: Transfer, events: list[Event]) -> None
         raise IllegalAction(Refusal.ARMIES, f"move 1 to {room} armies (one stays)", field="armies")
     state.territories[action.source].armies -= action.armies
     state.territories[action.destination].armies += action.armies
+    touched.territory(action.source)
+    touched.territory(action.destination)
     turn.transferred = True
     events.append({"type": "transferred", "seat": turn.seat, "source": action.source,
                    "destination": action.destination, "armies": action.armies})  # fmt: skip
@@ -342,6 +352,8 @@ def do_discard(state: GameState, action: Discard, events: list[Event]) -> None:
     for card in action.cards:
         seat.poker_cards.remove(card)
     state.poker_deck.discard += list(action.cards)
+    touched.pile(touched.POKER, touched.HAND, seat.id)
+    touched.pile(touched.POKER, touched.DISCARD)
     events.append({"type": "discarded", "seat": seat.id, "count": excess})
 
 
@@ -487,7 +499,9 @@ def do_join(state: GameState, action: Join, dice: Dice, events: list[Event]) -> 
         )
     if current is not None:
         current.player = None  # the eliminated seat keeps its id; the person moves on
+        touched.seat(current.id)
     ally.kind, ally.player = PLAYER, action.player
+    touched.seat(ally.id)
     state.landless.pop(ally.id, None)
     deal_suits(state)
     events.append({"type": "joined", "player": action.player, "seat": ally.id})
@@ -508,6 +522,7 @@ def leave(state: GameState, seat: Seat, events: list[Event], *, how: str = "left
         raise IllegalAction(Refusal.BUSY, refusal)
     person = seat.player
     seat.kind, seat.player, seat.set_up = ALLIED, None, True
+    touched.seat(seat.id)
     state.landless.pop(seat.id, None)
     if seat.id in state.draw_votes:
         state.draw_votes.remove(seat.id)
