@@ -141,8 +141,9 @@ def pile_keys(state: GameState) -> list[PileKey]:
     hand = state.contest.hand if state.contest is not None else None
     if hand is not None:
         keys.append((POKER, HAND_DECK, ""))
-        for seat in hand.seats:
-            keys += [(POKER, name, seat.player) for name in (HAND_STASH, HAND_CARDS, HAND_DISCARDS)]
+        for player in hand.seats:
+            keys += [(POKER, name, player.player) for name in (HAND_STASH, HAND_CARDS,
+                                                                HAND_DISCARDS)]  # fmt: skip
     return keys
 
 
