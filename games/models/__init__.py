@@ -6,6 +6,7 @@ migrations name ``games.models.<Name>``; migration 0001 names ``games.models.new
 
 from games.models.accounts import BOT_PREFIX, RESERVED_PREFIXES, Profile, is_reserved_name
 from games.models.mail import InboundMail
+from games.models.pieces import Card, Ship, TerritoryHolding
 from games.models.play import (
     AI_LEVELS,
     MAX_SEATS,
@@ -49,6 +50,7 @@ __all__ = [
     "NAUTICAL_RISK",
     "RESERVED_PREFIXES",
     "ActionLog",
+    "Card",
     "ChatMessage",
     "Deadline",
     "Game",
@@ -63,7 +65,9 @@ __all__ = [
     "RoomEntryQuerySet",
     "RoomSide",
     "Seat",
+    "Ship",
     "TableSeat",
+    "TerritoryHolding",
     "Tournament",
     "TournamentAction",
     "TournamentEntrant",

@@ -27,7 +27,7 @@ from games.models import (
     Seat,
     is_reserved_name,
 )
-from games.play import access, clock, effects, lobby_feed, snapshots
+from games.play import access, clock, effects, lobby_feed, pieces, snapshots
 from games.play.reads import fetch
 from games.play.seeds import engine_seed
 from games.play.write import Committed, game_lock
@@ -322,6 +322,7 @@ def _start(game: Game) -> Game:
     game.rated = game.rated and all(not s.is_bot for s in seats)
     game.save(update_fields=["status", "started_at", "rated"])
     snapshots.create(game, state, server_turn=bool(clock.answered_by_server(game, state, seats)))
+    pieces.create(game, state, seats)
     colours = {seat.id: seat.colour for seat in state.seats}
     for seat in seats:
         seat.colour = colours[seat.player]

@@ -155,8 +155,9 @@ def action_submit(
     Refusals as ``write.person_action``; 404 for an unknown game, and the same 404 for a
     private game the caller may not see (``invite``: its token, for a newcomer's 'join').
     The statements of an action: the game row locked with its state row joined,
-    the seats, the state row's UPDATE, the log INSERT with its response, and the
-    transaction's BEGIN and COMMIT.
+    the seats, the state row's UPDATE, the log INSERT with its response, the piece rows'
+    one upsert (on PostgreSQL; none when no piece moved), and the transaction's BEGIN and
+    COMMIT.
     """
     try:
         with transaction.atomic():

@@ -11,8 +11,9 @@ the server played fair:
    ``risk.rules.game_dice`` -- ``SeededDice(seed, "action:<n>")``) makes exactly the logged dice
    context, rolls (counter, sides, value) and events, and every logged roll re-derives on its
    own with ``combat.dice.verify``;
-4. the replay ends in the stored final state (the game's snapshot row), and its
-   winner and ranking are the game's result.
+4. the replay ends in the stored final state (the game's snapshot row), its piece rows
+   (holdings, ships, cards: ``games.models.pieces``) are the replayed state's, and its winner
+   and ranking are the game's result.
 
 The checking (``verify_replay``) is plain Python over a ``ReplayData`` of dicts and lists, so
 the same code checks the rows of this server (``game_verify``) and a downloaded
@@ -34,7 +35,7 @@ from typing import Any
 from combat.dice import commitment_of, derive_roll
 from combat.dice import verify as verify_rolls
 from games.models import ActionLog, Game
-from games.play import snapshots
+from games.play import pieces, snapshots
 from games.play.seeds import engine_seed
 from games.web.exceptions import ConflictError
 from risk.rules import (
@@ -46,6 +47,7 @@ from risk.rules import (
     new_game,
     to_dict,
 )
+from risk.rules.pieces import Pieces, pieces_of
 from risk.rules.upcast import stored_options
 
 
@@ -73,6 +75,9 @@ class ReplayData:
     entries: list[Entry]
     result: dict[str, Any] | None = None
     final_state: dict[str, Any] | None = None
+    #: The stored piece rows (``games.play.pieces.rows_of``), compared with the replayed
+    #: state's; None when there are none to compare (a replay file).
+    pieces: Pieces | None = None
 
 
 @dataclass(frozen=True)
@@ -96,6 +101,7 @@ class VerifyReport:
     entries: int = 0  # log entries replayed
     rolls: int = 0  # logged rolls re-derived from the seed
     final_state_equal: bool | None = None  # None: not compared (no board rows)
+    pieces_equal: bool | None = None  # None: not compared (no piece rows)
     mismatch: Mismatch | None = None
     notes: list[str] = field(default_factory=list)
 
@@ -109,6 +115,8 @@ class VerifyReport:
         out = [f"{name}: {self.entries} entries replayed, {self.rolls} rolls checked"]
         if self.final_state_equal is True:
             out.append("final state equal to the stored board")
+        if self.pieces_equal is True:
+            out.append("piece rows (holdings, ships, cards) equal to the final state's")
         out += self.notes
         out.append(f"FAILED: {self.mismatch}" if self.mismatch is not None else "OK")
         return out
@@ -136,10 +144,11 @@ def game_replay_data(game: Game, *, with_final_state: bool = True) -> ReplayData
         Entry(e.sequence, e.action, e.events, e.context, e.rolls)
         for e in ActionLog.objects.filter(game=game).order_by("sequence")
     ]
-    final = None
+    final, rows = None, None
     if with_final_state:
         started = snapshots.load_if_started(game)
         final = to_dict(started) if started is not None else None
+        rows = pieces.rows_of(game) if started is not None else None
     return ReplayData(
         game_id=game.pk,
         server_seed=game.server_seed,
@@ -150,6 +159,7 @@ def game_replay_data(game: Game, *, with_final_state: bool = True) -> ReplayData
         entries=entries,
         result=dict(game.result) if game.result else None,
         final_state=final,
+        pieces=rows,
     )
 
 
@@ -261,6 +271,25 @@ def _check(data: ReplayData, report: VerifyReport) -> Mismatch | None:
         last = data.entries[-1].sequence if data.entries else None
         return Mismatch(last, f"the final state differs from the stored board at {where}")
     report.final_state_equal = True
+    if data.pieces is not None:
+        report.pieces_equal = False
+        where = _pieces_difference(data.pieces, pieces_of(state))
+        if where is not None:
+            last = data.entries[-1].sequence if data.entries else None
+            return Mismatch(last, f"the piece rows differ from the final state: {where}")
+        report.pieces_equal = True
+    return None
+
+
+def _pieces_difference(stored: Pieces, replayed: Pieces) -> str | None:
+    """The first row that differs between the stored rows and the replayed state's, named."""
+    for table, rows, expected in zip(Pieces._fields, stored, replayed, strict=True):
+        for found, wanted in zip(rows, expected, strict=False):
+            if found != wanted:
+                was, now = _short(list(found), 120), _short(list(wanted), 120)
+                return f"{table}: stored {was}, replayed {now}"
+        if len(rows) != len(expected):
+            return f"{table}: {len(rows)} rows stored, {len(expected)} in the replayed state"
     return None
 
 

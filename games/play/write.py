@@ -4,8 +4,10 @@
 the driver (``driver.advance``: bots, allied armies' AIs, players out of time) share
 ``commit_action``: with the game row locked and its state row read in the same statement, call
 the pure ``apply``, write the new state and version over the state row, append the log entry
-with its response, move the clock, and return a ``Committed``. A refusal raises before anything
-is written, and the caller's transaction rolls back whatever was, so state is never half-written.
+with its response, write the piece rows the action changed (``pieces``: one statement on
+PostgreSQL, none when no piece moved), move the clock, and return a ``Committed``. A refusal
+raises before anything is written, and the caller's transaction rolls back whatever was, so
+state is never half-written.
 
 Nothing here happens after the commit: the caller hands the ``Committed`` to
 ``effects.after_commit`` (pushes, mail, deadline tasks, the driver), which sits above this
@@ -20,7 +22,7 @@ from typing import Any
 from django.utils import timezone
 
 from games.models import ActionLog, Game, GameSnapshot, Seat, is_reserved_name
-from games.play import access, clock, snapshots
+from games.play import access, clock, pieces, snapshots
 from games.web.exceptions import ApplicationError, ConflictError, ForbiddenError
 from risk.rules import (
     Action,
@@ -28,7 +30,7 @@ from risk.rules import (
     IllegalAction,
     InvalidAction,
     action_from_dict,
-    apply,
+    apply_recorded,
     events_for,
     game_dice,
     pending_decisions,
@@ -258,7 +260,7 @@ def commit_action(
     """
     dice = game_dice(state)
     try:
-        after, events = apply(state, action, dice)
+        after, events, touched = apply_recorded(state, action, dice)
     except IllegalAction as exc:
         raise _refusal(exc, waited_for=actor in _waiting_for(state)) from exc
     event_dicts = [e.to_dict() for e in events]
@@ -287,6 +289,7 @@ def commit_action(
     server_answers = not after.over and bool(
         clock.answered_by_server(game, after, seats, change.overdue)
     )
+    pieces.save(game, state, after, touched, seats)
     snapshots.save(game, after, version, server_turn=server_answers)
     return Committed(
         game, log, state, after, event_dicts, seats, change, server_answers=server_answers
