@@ -37,5 +37,8 @@ def test_running_and_paused_games_are_flagged_finished_ones_not():
     )
     assert flags == {"running": True, "paused": True, "finished": False}
 
+    # Their states are stand-ins ({}), which no later migration could read (0016 fills the
+    # piece rows from each state): gone before the database is left as it was.
+    new.get_model("games", "Game").objects.all().delete()
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())  # leave the database as it was
