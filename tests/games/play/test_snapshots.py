@@ -67,11 +67,13 @@ def test_the_admin_board_is_the_public_view_while_the_game_runs(alice, client, d
 
 
 def test_an_action_reads_and_writes_the_state_row_once_and_never_selects_the_log(alice):
-    """The action path's six statements: BEGIN, the state row and the game row
-    locked in one SELECT, the seats, the log INSERT with its response, one UPDATE of the state
-    row (state, version, whether the server is to move), COMMIT (inside the test's own
-    transaction, a SAVEPOINT and its RELEASE); the game row is not written, and idempotency
-    needs no SELECT (the unique index answers a repeat)."""
+    """The action path's statements: BEGIN, the state row and the game row
+    locked in one SELECT, the seats, the log INSERT with its response, the piece rows the
+    action changed, one UPDATE of the state row (state, version, whether the server is to
+    move), COMMIT (inside the test's own transaction, a SAVEPOINT and its RELEASE); the game
+    row is not written, and idempotency needs no SELECT (the unique index answers a repeat).
+    The piece rows are one statement on PostgreSQL (``test_pieces_postgresql``); on SQLite,
+    as here, one per table: this arrangement rewrote alice's territories and moved her ship."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -90,6 +92,8 @@ def test_an_action_reads_and_writes_the_state_row_once_and_never_selects_the_log
         "SELECT games_gamesnapshot",  # FOR UPDATE of it and of the game row (joined)
         "SELECT games_seat",
         "INSERT games_actionlog",
+        "INSERT games_territoryholding",  # ... ON CONFLICT DO UPDATE
+        "INSERT games_ship",
         "UPDATE games_gamesnapshot",
         "RELEASE -",
     ]
