@@ -72,8 +72,8 @@ def test_an_action_reads_and_writes_the_state_row_once_and_never_selects_the_log
     action changed, one UPDATE of the state row (state, version, whether the server is to
     move), COMMIT (inside the test's own transaction, a SAVEPOINT and its RELEASE); the game
     row is not written, and idempotency needs no SELECT (the unique index answers a repeat).
-    The piece rows are one statement on PostgreSQL (``test_pieces_postgresql``); on SQLite,
-    as here, one per table: this arrangement rewrote alice's territories and moved her ship."""
+    The piece rows are one statement on PostgreSQL (``test_pieces_postgresql``), one per table
+    on SQLite: this arrangement rewrote alice's territories and moved her ship."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -92,8 +92,7 @@ def test_an_action_reads_and_writes_the_state_row_once_and_never_selects_the_log
         "SELECT games_gamesnapshot",  # FOR UPDATE of it and of the game row (joined)
         "SELECT games_seat",
         "INSERT games_actionlog",
-        "INSERT games_territoryholding",  # ... ON CONFLICT DO UPDATE
-        "INSERT games_ship",
+        *PIECE_STATEMENTS[connection.vendor],
         "UPDATE games_gamesnapshot",
         "RELEASE -",
     ]
@@ -101,6 +100,14 @@ def test_an_action_reads_and_writes_the_state_row_once_and_never_selects_the_log
         game_id=game.pk, user=alice, action=body, expected_version=0, idempotency_key="k"
     )
     assert again == first and ActionLog.objects.filter(game=game).count() == 1
+
+
+#: The piece rows of the arrangement above: one statement on PostgreSQL (a ``WITH`` whose
+#: CTEs upsert the holdings and the ship), one per table on SQLite (``INSERT ... ON CONFLICT``).
+PIECE_STATEMENTS = {
+    "postgresql": ["WITH games_territoryholding"],
+    "sqlite": ["INSERT games_territoryholding", "INSERT games_ship"],
+}
 
 
 def _table(sql: str) -> str:
