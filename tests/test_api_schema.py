@@ -50,6 +50,8 @@ OPERATIONS = {
     "games_replay",
     "games_replay_board",
     "games_hint",
+    "games_pieces",
+    "me_pieces",
     "rooms_list",
     "rooms_create",
     "rooms_retrieve",

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.play.api import games, protocol, replays
+from games.play.api import games, pieces, protocol, replays
 
 urlpatterns = [
     path("protocol", protocol.ProtocolApi.as_view(), name="protocol"),
@@ -22,4 +22,6 @@ urlpatterns = [
         name="game-replay-board",
     ),
     path("games/<id:game_id>/hint", games.HintApi.as_view(), name="game-hint"),
+    path("games/<id:game_id>/pieces", pieces.GamePiecesApi.as_view(), name="game-pieces"),
+    path("me/pieces", pieces.MyPiecesApi.as_view(), name="my-pieces"),
 ]
