@@ -1,6 +1,14 @@
 """Live games in the admin: games, boards, seats and deadlines, with the operator's levers
 (pause/resume, end a game, extend a deadline, replace a seat with the AI), each a service call
-(``games.play.operations``)."""
+(``games.play.operations``), and every game's pieces as rows, read-only.
+
+The pieces (``games.models.pieces``): territory holdings and ships are the public board, shown
+for every game (inline on its page, and in their own lists). Cards are another matter: a hand
+is its holder's alone and the order of a draw pile is what the seed keeps secret, so staff see
+no card row of a game that is not over, in any list, filter, search, inline or change page
+(the card admin's rows are the finished games' only); once a game is over its seed, and with it
+every card, is public, and its card rows are listed like the rest.
+"""
 
 from __future__ import annotations
 
@@ -16,10 +24,13 @@ from django.utils.html import format_html
 
 from games.common.admin import SECRET, OperatorActions, ReadOnlyInline
 from games.models import (
+    Card,
     Deadline,
     Game,
     GameSnapshot,
     Seat,
+    Ship,
+    TerritoryHolding,
 )
 from games.play import operations
 from games.web.admin_secrets import ReadOnly, SecretSafeAdmin
@@ -45,6 +56,41 @@ class OpenDeadlineInline(ReadOnlyInline):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return super().get_queryset(request).filter(status=Deadline.Status.OPEN)
+
+
+class HoldingInline(ReadOnlyInline):
+    model = TerritoryHolding
+    verbose_name_plural = "territories (the board)"
+    fields = ("territory", "owner", "seat", "armies", "factory", "captives")
+    readonly_fields = fields
+
+
+class ShipInline(ReadOnlyInline):
+    model = Ship
+    verbose_name_plural = "ships afloat"
+    fields = ("ship", "owner", "seat", "station", "armies", "captives")
+    readonly_fields = fields
+
+
+def finished_only(cards: QuerySet) -> QuerySet:
+    """The card rows staff may see: those of finished games (the module docstring)."""
+    return cards.filter(game__status=Game.Status.FINISHED)
+
+
+class CardInline(ReadOnlyInline):
+    """A finished game's cards where they ended (``GameAdmin`` lists it for those alone)."""
+
+    model = Card
+    verbose_name_plural = "cards (where they ended)"
+    fields = ("kind", "pile", "holder", "position", "revealed_card")
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return finished_only(super().get_queryset(request))
+
+    @admin.display(description="card")
+    def revealed_card(self, obj: Card) -> str:
+        return obj.card if obj.game.status == Game.Status.FINISHED else SECRET
 
 
 #: Every Game field but the seed, which is shown through ``revealed_seed``.
@@ -95,8 +141,13 @@ class GameAdmin(SecretSafeAdmin, OperatorActions, admin.ModelAdmin):
     list_select_related = ("creator",)
     fields = GAME_FIELDS
     readonly_fields = tuple(f for f in GAME_FIELDS if f not in GAME_EDITABLE)
-    inlines = (SeatInline, OpenDeadlineInline)
+    inlines = (SeatInline, OpenDeadlineInline, HoldingInline, ShipInline)
     actions = ("pause_games", "resume_games", "end_games")
+
+    def get_inlines(self, request: HttpRequest, obj: Game | None) -> Any:
+        if obj is not None and obj.status == Game.Status.FINISHED:
+            return (*self.inlines, CardInline)
+        return self.inlines
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # games are made in the lobby, with a seed and seats
@@ -242,3 +293,51 @@ class DeadlineAdmin(SecretSafeAdmin, ReadOnly, OperatorActions, admin.ModelAdmin
         self.run_each(
             request, queryset, lambda d: operations.deadline_extend(d, by), f"Extended by {text}"
         )
+
+
+# --- pieces -------------------------------------------------------------------------------------
+
+
+@admin.register(TerritoryHolding)
+class TerritoryHoldingAdmin(SecretSafeAdmin, ReadOnly, admin.ModelAdmin):
+    """Who holds what on every board (public information, like the spectator's view)."""
+
+    list_display = ("game", "territory", "owner", "seat", "armies", "factory")
+    list_filter = ("factory", "game__status")
+    search_fields = ("=game__id", "territory", "owner", "seat__player")
+    list_select_related = ("game", "seat")
+    fields = ("game", "territory", "owner", "seat", "armies", "factory", "captives")
+    readonly_fields = fields
+
+
+@admin.register(Ship)
+class ShipAdmin(SecretSafeAdmin, ReadOnly, admin.ModelAdmin):
+    """Every ship afloat (public information)."""
+
+    list_display = ("game", "ship", "owner", "seat", "station", "armies")
+    list_filter = ("game__status",)
+    search_fields = ("=game__id", "ship", "owner", "station", "seat__player")
+    list_select_related = ("game", "seat")
+    fields = ("game", "ship", "owner", "seat", "station", "armies", "captives")
+    readonly_fields = fields
+
+
+@admin.register(Card)
+class CardAdmin(SecretSafeAdmin, ReadOnly, admin.ModelAdmin):
+    """The cards of finished games only (the module docstring): a running or paused game's
+    rows are not in this admin's rows at all, so no list, search, filter or change page (whose
+    object is looked up among these rows) reaches them."""
+
+    list_display = ("game", "kind", "pile", "holder", "position", "revealed_card")
+    list_filter = ("kind", "pile")
+    search_fields = ("=game__id", "holder")
+    list_select_related = ("game",)
+    fields = ("game", "kind", "pile", "holder", "seat", "position", "revealed_card")
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return finished_only(super().get_queryset(request))
+
+    @admin.display(description="card")
+    def revealed_card(self, obj: Card) -> str:
+        return obj.card if obj.game.status == Game.Status.FINISHED else SECRET

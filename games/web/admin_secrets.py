@@ -50,6 +50,9 @@ SECRET_FIELDS: dict[str, frozenset[str]] = {
     "games.ActionLog": frozenset({"context", "rolls"}),
     # A correspondence room's dice seed: public once the room has ended.
     "games.Room": frozenset({"server_seed"}),
+    # Where each card of a game is (hands, the draw piles' order): shown through a method, and
+    # only for finished games (``games.play.admin``).
+    "games.Card": frozenset({"card"}),
     # A stored battle's seed: secret until whoever asked for the battle closes it.
     "combat.AABattle": frozenset({"seed"}),
     # Password hashes, reachable from any model with a user foreign key.
