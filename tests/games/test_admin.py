@@ -174,10 +174,13 @@ def test_replace_a_seat_with_the_ai_through_the_admin(admin_client, game, commit
 def test_the_game_form_edits_only_its_few_fields(admin_client, game):
     url = reverse("admin:games_game_change", args=[game.pk])
     version = game.version
+    ships = str(game.ships.count())
     response = admin_client.post(
         url, {"name": "Renamed", "public": "on", "max_timeouts": "5",
               "seats-TOTAL_FORMS": "0", "seats-INITIAL_FORMS": "3",
-              "deadlines-TOTAL_FORMS": "0", "deadlines-INITIAL_FORMS": "2"},
+              "deadlines-TOTAL_FORMS": "0", "deadlines-INITIAL_FORMS": "2",
+              "holdings-TOTAL_FORMS": "0", "holdings-INITIAL_FORMS": "42",
+              "ships-TOTAL_FORMS": "0", "ships-INITIAL_FORMS": ships},
     )  # fmt: skip
     assert response.status_code == 302, response.content.decode()[:2000]
     game.refresh_from_db()

@@ -105,6 +105,12 @@ SECRET_PATHS: list[tuple[str, str, Secret, bool]] = [
     ("games_room", "server_seed", lambda w: w["room_seed"], False),
     ("games_room", "creator__password", lambda w: w["password"], False),
     ("games_roomentry", "room__server_seed", lambda w: w["room_seed"], False),
+    # Where each card is: alice's hand (the pieces' rows).
+    ("games_card", "card", lambda w: w["card"], False),
+    ("games_game", "cards__card", lambda w: w["card"], False),
+    ("games_seat", "cards__card", lambda w: w["card"], False),
+    ("games_territoryholding", "game__cards__card", lambda w: w["card"], False),
+    ("games_ship", "seat__cards__card", lambda w: w["card"], False),
     ("combat_aabattle", "seed", lambda w: w["battle_seed"], False),
     ("combat_aabattle", "requester__password", lambda w: w["password"], False),
     # Django's UserAdmin refuses password lookups itself, and spanning relations undeclared.
@@ -155,6 +161,7 @@ def world(game, alice) -> dict[str, Any]:
         "rolls": str(next((e.rolls[0]["value"] for e in log if e.rolls), 3)),
         "password": alice.password,
         "battle_seed": battle.seed,
+        "card": game.cards.filter(holder="alice", kind="risk").order_by("position")[0].card,
     }
 
 
@@ -211,8 +218,13 @@ def listing(response) -> list[str]:
 
 
 #: The secrets whose text is a search term worth trying: a die face ("3") is no secret as a
-#: search term, it finds rows by their public fields (ids, bot seats' names).
-SEARCHED = [secret for secret in SECRET_PATHS if not secret[1].endswith("rolls")]
+#: search term, it finds rows by their public fields (ids, bot seats' names), and neither is a
+#: card's territory name where the board's rows are listed (their territories are public).
+SEARCHED = [
+    secret for secret in SECRET_PATHS
+    if not secret[1].endswith("rolls")
+    and secret[0] not in ("games_territoryholding", "games_ship")
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -346,6 +358,9 @@ def test_every_admin_of_a_model_with_secrets_is_secret_safe():
         "games.TournamentAction",
         "games.Rating",  # read-only, as is the history
         "games.RatingChange",
+        "games.TerritoryHolding",  # the pieces: the board's rows are public,
+        "games.Ship",
+        "games.Card",  # the cards' are not (``test_pieces_hidden``)
     }
     # Django's own user admin refuses every lookup on the password (UserAdmin.lookup_allowed);
     # the other models with secrets have no admin.
