@@ -108,6 +108,7 @@ def upsert_statement(game_id: int, done: Changes, people: Links) -> tuple[str, l
     either afloat or sunk; a pile's rows are written below its length and deleted from it up),
     which PostgreSQL requires of the CTEs of one statement."""
     parts: list[tuple[str, list[Any]]] = []
+    rows: list[tuple[Any, ...]]
     if done.holdings:
         rows = [(game_id, r.territory, r.owner, _link(people, r.player), r.armies, r.factory,
                  json.dumps(r.captives)) for r in done.holdings]  # fmt: skip

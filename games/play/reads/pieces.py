@@ -88,33 +88,39 @@ def tournament_games(tournament_id: int) -> QuerySet[Game]:
 
 def holdings_per_player(games: QuerySet[Game]) -> list[dict[str, Any]]:
     """For staff: per person (a user, or a bot seat's name), over ``games``, the territories,
-    factories and armies they hold now, the ships they sail, and in how many of the games.
-    Armies nobody plays (allied armies) are counted under "" (no player)."""
-    holdings = (
-        TerritoryHolding.objects.filter(game__in=games)
+    factories and armies they hold now, the ships they sail, and in how many of the games they
+    hold a territory or a ship. Armies nobody plays (allied armies) are summed under "" (no
+    player). Four SELECTs, whatever the number of games."""
+    held = {
+        row["seat__player"]: row
+        for row in TerritoryHolding.objects.filter(game__in=games)
         .values("seat__player")
         .annotate(
-            games=Count("game", distinct=True),
             territories=Count("id"),
             factories=Count("id", filter=Q(factory=True)),
             armies=Sum("armies"),
         )
-    )
-    ships = dict(
-        Ship.objects.filter(game__in=games)
+    }
+    afloat = {
+        row["seat__player"]: row
+        for row in Ship.objects.filter(game__in=games)
         .values("seat__player")
-        .annotate(n=Count("id"))
-        .values_list("seat__player", "n")
-    )
-    rows = [
-        {
-            "player": row["seat__player"] or "",
-            "games": row["games"],
-            "territories": row["territories"],
-            "factories": row["factories"],
-            "armies": row["armies"] or 0,
-            "ships": ships.get(row["seat__player"], 0),
-        }
-        for row in holdings
-    ]
+        .annotate(ships=Count("id"), crews=Sum("armies"))
+    }
+    played: dict[str | None, set[int]] = {}
+    for model in (TerritoryHolding, Ship):
+        pairs = model.objects.filter(game__in=games).values_list("seat__player", "game")
+        for player, game_id in pairs.distinct():
+            played.setdefault(player, set()).add(game_id)
+    rows = []
+    for player in set(held) | set(afloat):
+        land, sea = held.get(player, {}), afloat.get(player, {})
+        rows.append({
+            "player": player or "",
+            "games": len(played.get(player, ())),
+            "territories": land.get("territories", 0),
+            "factories": land.get("factories", 0),
+            "armies": (land.get("armies") or 0) + (sea.get("crews") or 0),
+            "ships": sea.get("ships", 0),
+        })  # fmt: skip
     return sorted(rows, key=lambda r: (-r["territories"], -r["factories"], r["player"]))

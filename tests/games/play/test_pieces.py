@@ -159,3 +159,50 @@ def test_the_migration_fills_the_rows_of_games_started_before_the_tables(alice, 
         running.pk,
         finished.pk,
     }
+
+
+def test_staff_statistics_count_each_players_pieces_over_a_tournaments_games(alice, bob, carol):
+    """Two games of one tournament (tables of its first round) and one outside it: each
+    player's territories, factories, armies (ships' crews included) and ships, summed over the
+    tournament's games from the rows, equal what the two states say."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from games.models import Tournament, TournamentRound, TournamentTable
+    from games.play.reads.pieces import holdings_per_player, tournament_games
+
+    first = play_out(start_game(alice, 3, others=[bob]), [alice, bob], until=rounds_past(1))
+    second = play_out(start_game(bob, 3, others=[carol]), [bob, carol], until=rounds_past(1))
+    start_game(carol, 2, others=[alice])  # not in the tournament
+    cup = Tournament.objects.create(name="cup", play="game", format="swiss", created_by=alice)
+    round_one = TournamentRound.objects.create(tournament=cup, number=1)
+    for number, game in enumerate((first, second), start=1):
+        TournamentTable.objects.create(round=round_one, number=number, game=game)
+
+    expected: dict[str, dict[str, int]] = {}
+    for game in (first, second):
+        state = fetch.game_state(game)
+        for seat in state.seats:
+            held, ships = state.owned(seat.id), state.ships_of(seat.id)
+            if not held and not ships:
+                continue
+            row = expected.setdefault(seat.player or "", dict.fromkeys(
+                ("games", "territories", "factories", "armies", "ships"), 0))  # fmt: skip
+            row["games"] += 1 if seat.player else 0
+            row["territories"] += len(held)
+            row["factories"] += sum(state.territories[t].factory for t in held)
+            row["armies"] += sum(state.territories[t].armies for t in held)
+            row["armies"] += sum(s.armies for s in ships)
+            row["ships"] += len(ships)
+    found = {row.pop("player"): row for row in holdings_per_player(tournament_games(cup.pk))}
+    expected[""]["games"] = 2  # allied armies in both games
+    assert found == expected
+    assert found["bob"]["games"] == 2 and "carol" in found and found["alice"]["games"] == 1
+
+    out = StringIO()
+    call_command("piece_stats", "--tournament", str(cup.pk), stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == f"tournament {cup.pk}: 2 game(s)"
+    bob_line = next(line for line in lines if line.startswith("bob "))
+    assert bob_line.split() == ["bob", "2", *map(str, list(found["bob"].values())[1:])]
