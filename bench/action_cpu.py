@@ -6,7 +6,9 @@ PostgreSQL and the after-commit work running (pushes built for every seat and th
 and sent over the in-memory channel layer, to nobody). Prints the process CPU per action spent
 inside ``action_submit`` in three modes: the whole after-commit work; the pushes' messages
 built but not sent (sending from this plain thread starts an event loop a call, which a server
-never does, so that row overstates the send); no pushes at all. What an action costs before
+never does, so that row overstates the send); no pushes at all; and no pushes nor piece rows (the
+piece rows' write, ``games.play.pieces.save``, skipped: what writing them costs this process; the
+rows of that game fall behind its state, which nothing reads here). What an action costs before
 daphne, Django's request handling, channels and Redis add theirs (``bench/load.py`` measures
 the whole stack).
 
@@ -24,6 +26,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,24 +51,33 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from games.play import push
+    from games.play import pieces, push
+    from risk.rules.pieces import Changes
 
-    real_send, real_push = push._send_all, push.action_committed
+    real_send, real_push, real_save = push._send_all, push.action_committed, pieces.save
 
     async def not_sent(messages: object) -> None:
         return None
 
+    def not_saved(*args: Any, **kwargs: Any) -> Changes:
+        return Changes([], [], [], [], [])
+
     def sent() -> None:
-        push._send_all, push.action_committed = real_send, real_push
+        push._send_all, push.action_committed, pieces.save = real_send, real_push, real_save
 
     def built() -> None:
-        push._send_all, push.action_committed = not_sent, real_push
+        push._send_all, push.action_committed, pieces.save = not_sent, real_push, real_save
 
     def none() -> None:
         push._send_all, push.action_committed = real_send, lambda committed: None
+        pieces.save = real_save
+
+    def bare() -> None:
+        push._send_all, push.action_committed = real_send, lambda committed: None
+        pieces.save = not_saved
 
     try:
-        spent = _measure(args.actions, [sent, built, none])
+        spent = _measure(args.actions, [sent, built, none, bare])
     finally:
         sent()
     print(f"CPU per action inside action_submit ({args.actions} actions of one 6-seat game per")
@@ -73,7 +85,9 @@ def main() -> None:
     print(f"  pushes built and sent (a new loop a send)  {spent[0]:6.2f} ms")
     print(f"  pushes built, not sent                     {spent[1]:6.2f} ms")
     print(f"  no pushes                                  {spent[2]:6.2f} ms")
+    print(f"  no pushes, no piece rows                   {spent[3]:6.2f} ms")
     print(f"  so building one action's 7 messages        {spent[1] - spent[2]:6.2f} ms")
+    print(f"  so writing its piece rows (one statement)  {spent[2] - spent[3]:6.2f} ms")
 
 
 def _measure(actions: int, modes: list) -> list[float]:
