@@ -6,9 +6,9 @@ PostgreSQL and the after-commit work running (pushes built for every seat and th
 and sent over the in-memory channel layer, to nobody). Prints the process CPU per action spent
 inside ``action_submit`` in three modes: the whole after-commit work; the pushes' messages
 built but not sent (sending from this plain thread starts an event loop a call, which a server
-never does, so that row overstates the send); no pushes at all; and no pushes nor piece rows (the
-piece rows' write, ``games.play.pieces.save``, skipped: what writing them costs this process; the
-rows of that game fall behind its state, which nothing reads here). What an action costs before
+never does, so that row overstates the send); no pushes at all. And, timed on its own over every
+action, the write of the piece rows (``games.play.pieces.save``: the rows an action changed, one
+statement). What an action costs before
 daphne, Django's request handling, channels and Redis add theirs (``bench/load.py`` measures
 the whole stack).
 
@@ -52,42 +52,46 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     from games.play import pieces, push
-    from risk.rules.pieces import Changes
 
     real_send, real_push, real_save = push._send_all, push.action_committed, pieces.save
+    saving = [0.0, 0]  # CPU seconds inside pieces.save, and its calls
+
+    def timed_save(*args: Any, **kwargs: Any) -> Any:
+        started = time.process_time()
+        try:
+            return real_save(*args, **kwargs)
+        finally:
+            saving[0] += time.process_time() - started
+            saving[1] += 1
+
+    pieces.save = timed_save
 
     async def not_sent(messages: object) -> None:
         return None
 
-    def not_saved(*args: Any, **kwargs: Any) -> Changes:
-        return Changes([], [], [], [], [])
-
     def sent() -> None:
-        push._send_all, push.action_committed, pieces.save = real_send, real_push, real_save
+        push._send_all, push.action_committed = real_send, real_push
 
     def built() -> None:
-        push._send_all, push.action_committed, pieces.save = not_sent, real_push, real_save
+        push._send_all, push.action_committed = not_sent, real_push
 
     def none() -> None:
         push._send_all, push.action_committed = real_send, lambda committed: None
-        pieces.save = real_save
-
-    def bare() -> None:
-        push._send_all, push.action_committed = real_send, lambda committed: None
-        pieces.save = not_saved
 
     try:
-        spent = _measure(args.actions, [sent, built, none, bare])
+        spent = _measure(args.actions, [sent, built, none])
     finally:
         sent()
+        pieces.save = real_save
     print(f"CPU per action inside action_submit ({args.actions} actions of one 6-seat game per")
     print("mode, the modes taking turns action by action; PostgreSQL):")
     print(f"  pushes built and sent (a new loop a send)  {spent[0]:6.2f} ms")
     print(f"  pushes built, not sent                     {spent[1]:6.2f} ms")
     print(f"  no pushes                                  {spent[2]:6.2f} ms")
-    print(f"  no pushes, no piece rows                   {spent[3]:6.2f} ms")
     print(f"  so building one action's 7 messages        {spent[1] - spent[2]:6.2f} ms")
-    print(f"  so writing its piece rows (one statement)  {spent[2] - spent[3]:6.2f} ms")
+    calls = int(saving[1])
+    writes = 1000 * saving[0] / max(1, calls)
+    print(f"  of each, writing its piece rows            {writes:6.2f} ms ({calls} actions)")
 
 
 def _measure(actions: int, modes: list) -> list[float]:
