@@ -93,7 +93,7 @@ from risk.rules.actions import (
 )
 from risk.rules.bots import HIDDEN, BotView
 from risk.rules.sampler import sample_action
-from risk.rules.state import COMMITTED, FLANKING, LAND, NORMAL, GameState, Ship
+from risk.rules.state import COMMITTED, FLANKING, LAND, NORMAL, PLAYER, GameState, Ship
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -185,6 +185,10 @@ TRIED_BLOCKS = 8
 
 #: A stack this many times the defenders counts its losses in proportion (``_score``).
 OVERWHELMING = 4
+
+#: An attack worth this many armies now (``AttackPlan.base``) is opened by ``hard`` whatever
+#: its chance of taking the territory: a war of attrition (AI12).
+ATTRITION = 3.0
 
 #: Armies a factory adds each turn (rule text: a factory's 2 armies), over the turns it counts.
 FACTORY_TURNS = 4
@@ -435,17 +439,24 @@ class _Turn:
             )
             >= 2
         }
+        # ``hard`` moving after an enemy player weighs each base by its chance of being taken
+        # first (AI13): no deterrence, which the first mover's flanks capture.
+        danger = later and self.p.lookahead
         # Deterrence where an enemy player is next door, then mass the rest where attacks pay.
         for t in owned:
-            if t in exposed and t not in flanked and left >= 2:
+            if not danger and t in exposed and t not in flanked and left >= 2:
                 armies[t] += 2
                 left -= 2
-        base = sorted(
-            owned,
-            key=lambda t: (
-                -self.noisy(self._base_value(side, t, left) - (left * 0.5 if t in flanked else 0.0))
-            ),
-        )
+
+        def key(t: str) -> float:
+            value = self._base_value(side, t, left)
+            if danger:
+                stack = armies[t] + left
+                lost = self._taken_chance(t, stack)
+                return -(value * (1.0 - lost) - lost * 2.0 * stack)
+            return -self.noisy(value - (left * 0.5 if t in flanked else 0.0))
+
+        base = sorted(owned, key=key)
         if self.p.noise:
             share = [left // 3, left // 3, left - 2 * (left // 3)]
             for t, n in zip(base, share, strict=False):
@@ -465,6 +476,47 @@ class _Turn:
             factory=factory,
             ship_station=station,
         )
+
+    def _enemy_reach(self, name: str) -> int:
+        """The most armies an enemy player moving before our first turn could throw at
+        ``name`` (an own territory) in one attack: its two strongest neighbouring territories'
+        spare armies (two flanks may come from two territories, RULES.md C7) and its
+        reinforcements (``growth``) placed there. One that has not arranged yet may stack all
+        its spare armies on one of them (RULES.md S6)."""
+        terr = self.state.territories
+        before = self._moving_before_me()
+        spares: dict[str, list[int]] = {}
+        for n in self.side.bmap.territories[name].adjacent:
+            owner = terr[n].owner
+            if owner in before:
+                spares.setdefault(owner, []).append(terr[n].armies - 1)
+        best = 0
+        for owner, values in spares.items():
+            if self.state.seat(owner).set_up:
+                spare = sum(sorted(values, reverse=True)[:2])
+            else:
+                held = [h.armies for h in terr.values() if h.owner == owner]
+                spare = sum(held) - len(held)
+            best = max(best, spare + self.growth(owner))
+        return best
+
+    def _moving_before_me(self) -> frozenset[str]:
+        """The enemy players who play their first turn before ours (RULES.md S4: from the first
+        player on, in seat order)."""
+        players = [s.id for s in self.state.seats if s.kind == PLAYER]
+        if self.state.first_seat not in players or self.side.me not in players:
+            return frozenset()
+        start = players.index(self.state.first_seat)
+        order = players[start:] + players[:start]
+        return frozenset(order[: order.index(self.side.me)]) & self.side.enemies
+
+    def _taken_chance(self, name: str, armies: int) -> float:
+        """The chance an enemy player moving before us takes ``name`` held with ``armies``,
+        flanking with the most it could bring (``_enemy_reach``)."""
+        reach = self._enemy_reach(name)
+        if reach < self.min_commitment:
+            return 0.0
+        return self.block(reach, armies, reach >= 2 * self.min_commitment).win
 
     def _base_value(self, side: Side, name: str, armies: int) -> float:
         """How good a base ``name`` is for ``armies`` more armies: its best attacks."""
@@ -683,7 +735,10 @@ class _Turn:
                 continue
             noise = self.noisy(0.0)
             least = 0.3 if not self.side.mine else self.p.min_win  # a pirate's landfall (AI7)
-            if plan.odds.win >= least and plan.base + noise >= self.p.min_score:
+            # AI12: hard opens an attack worth ATTRITION now whatever its win chance: the
+            # losses and captures it inflicts pay for it even when the territory holds.
+            attrition = self.p.lookahead and plan.base >= ATTRITION
+            if (plan.odds.win >= least or attrition) and plan.base + noise >= self.p.min_score:
                 plans.append(
                     AttackPlan(plan.target, plan.mode, plan.flanks, plan.odds, plan.score + noise)
                 )
@@ -780,7 +835,14 @@ class _Turn:
             win = exact.naval(available, d, True, self.state.options, flank.commitment).win
         else:
             win = self.block(available, d, battle.mode == FLANKING and len(live) >= 2).win
-        add = min(max_add, need) if win >= 0.15 else 0
+        keep = win >= 0.15
+        if not keep and not naval and self.p.lookahead:
+            # AI12: a battle that will not take the territory is still fed while what it
+            # destroys and captures outweighs what it loses.
+            o = self.block(available, d, battle.mode == FLANKING and len(live) >= 2)
+            weight = self.side.army_weight(battle.defender)
+            keep = o.captures + weight * o.defender_losses - o.attacker_losses > 0
+        add = min(max_add, need) if keep else 0
         return Roll(self.player, add=add)
 
     def _reserve(self, flank: Any) -> int:
