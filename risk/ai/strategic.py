@@ -737,7 +737,9 @@ class _Turn:
             least = 0.3 if not self.side.mine else self.p.min_win  # a pirate's landfall (AI7)
             # AI12: hard opens an attack worth ATTRITION now whatever its win chance: the
             # losses and captures it inflicts pay for it even when the territory holds.
-            attrition = self.p.lookahead and plan.base >= ATTRITION
+            # A failed landing sinks the ship with its captives: attrition is fought from land.
+            ashore = all(src in self.state.territories for src, _ in plan.flanks)
+            attrition = self.p.lookahead and ashore and plan.base >= ATTRITION
             if (plan.odds.win >= least or attrition) and plan.base + noise >= self.p.min_score:
                 plans.append(
                     AttackPlan(plan.target, plan.mode, plan.flanks, plan.odds, plan.score + noise)
@@ -836,12 +838,12 @@ class _Turn:
         else:
             win = self.block(available, d, battle.mode == FLANKING and len(live) >= 2).win
         keep = win >= 0.15
-        if not keep and not naval and self.p.lookahead:
+        if not keep and not naval and self.p.lookahead and not any(f.ship for f in live):
             # AI12: a battle that will not take the territory is still fed while what it
-            # destroys and captures outweighs what it loses.
+            # destroys and captures outweighs what it loses by an army or more.
             o = self.block(available, d, battle.mode == FLANKING and len(live) >= 2)
             weight = self.side.army_weight(battle.defender)
-            keep = o.captures + weight * o.defender_losses - o.attacker_losses > 0
+            keep = o.captures + weight * o.defender_losses - o.attacker_losses > 1.0
         add = min(max_add, need) if keep else 0
         return Roll(self.player, add=add)
 
