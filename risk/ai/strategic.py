@@ -186,8 +186,8 @@ TRIED_BLOCKS = 8
 #: A stack this many times the defenders counts its losses in proportion (``_score``).
 OVERWHELMING = 4
 
-#: An attack worth this many armies now (``AttackPlan.base``) is opened by ``hard`` whatever
-#: its chance of taking the territory: a war of attrition (AI12).
+#: A committed or flanking attack from land worth this many armies now (``AttackPlan.base``)
+#: is opened by ``hard`` whatever its chance of taking the territory: attrition (AI12).
 ATTRITION = 3.0
 
 #: Armies a factory adds each turn (rule text: a factory's 2 armies), over the turns it counts.
@@ -737,9 +737,11 @@ class _Turn:
             least = 0.3 if not self.side.mine else self.p.min_win  # a pirate's landfall (AI7)
             # AI12: hard opens an attack worth ATTRITION now whatever its win chance: the
             # losses and captures it inflicts pay for it even when the territory holds.
-            # A failed landing sinks the ship with its captives: attrition is fought from land.
+            # Attrition is fought with blocks (a normal attack that is losing retreats), from
+            # land (a failed landing sinks the ship with its captives).
             ashore = all(src in self.state.territories for src, _ in plan.flanks)
-            attrition = self.p.lookahead and ashore and plan.base >= ATTRITION
+            block = plan.mode != NORMAL
+            attrition = self.p.lookahead and block and ashore and plan.base >= ATTRITION
             if (plan.odds.win >= least or attrition) and plan.base + noise >= self.p.min_score:
                 plans.append(
                     AttackPlan(plan.target, plan.mode, plan.flanks, plan.odds, plan.score + noise)
