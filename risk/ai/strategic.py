@@ -21,9 +21,10 @@ and capture every army the defender loses. The levels:
   attack on an enemy player it opens next (a one-step lookahead over its own campaign with the
   exact odds as the chance of each step) and places reinforcements for that chain; its ships
   ferry idle armies to the front and pick up crews for landings; it transfers idle armies (and
-  a border's surplus) to the most threatened border.
+  a border's surplus) to the most threatened border; it also fights wars of attrition (AI12)
+  and, moving later, sets up out of the first mover's reach (AI13).
 
-Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI11):
+Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI13):
 
 - The allied army a player plays is the player's tool (rule text "Play Allied Army"): on its
   turn the AI attacks the other players and other allies with it, never the player who plays it.
@@ -50,6 +51,12 @@ Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI11):
   ours to gain; ``Side.army_weight``).
 - AI11: moving after an enemy player, the set-up gives no deterrence to a territory it could
   flank before our first turn (the armies would be captured).
+- AI12 (hard): attrition. A committed or flanking attack from land worth ``ATTRITION`` armies
+  now is opened whatever its win chance (what it destroys and captures pays for it), and a
+  block that will not win is refilled while the rest of the battle pays an army or more.
+- AI13 (hard): moving after an enemy player, no deterrence at all, and the mass goes to the
+  base whose attacks pay most once weighed by the chance the first mover takes it
+  (``_enemy_reach``, ``_taken_chance``).
 """
 
 from __future__ import annotations

@@ -330,12 +330,13 @@ def test_moving_second_it_puts_no_deterrence_where_it_would_be_flanked() -> None
 
 
 def test_moving_second_the_hard_bot_masses_where_the_first_mover_cannot_reach() -> None:
-    """AI13: in game "s2" alice plays first and has not arranged yet, so she may stack her 21
-    armies' 14 spare on any of her territories and add her 3 reinforcements: 17 armies in two
-    flanks take a stack of 15 99.9% of the time (the defender rolls one die), capturing it.
-    Great Britain, India and Southern Europe border her territories; Alaska, New Guinea, Siam
-    and Venezuela do not. So bob gives no deterrence anywhere and masses all 15 spare armies
-    on the safe base whose attacks pay most: Alaska."""
+    """AI13, "Decide who plays first by die roll" and "they may be reärranged freely": in game "s2"
+    alice plays first and has not arranged yet, so she may stack her 21 armies' 14 spare on any of
+    her territories and add her 3 reinforcements: 17 armies in two flanks take a stack of 15 99.9%
+    of the time (the defender rolls one die), capturing it. Great Britain, India and Southern Europe
+    border her territories; Alaska, New Guinea, Siam and Venezuela do not. So bob gives no
+    deterrence anywhere and masses all 15 spare armies on the safe base whose attacks pay most:
+    Alaska."""
     state = new_game(["alice", "bob"], seed="s2")
     assert state.first_seat == "alice" and not state.seat("alice").set_up
     turn = _turn(state, "bob")
@@ -355,11 +356,12 @@ def test_moving_second_the_hard_bot_masses_where_the_first_mover_cannot_reach() 
 
 
 def test_the_hard_bot_opens_a_war_of_attrition_on_a_stack_it_cannot_take() -> None:
-    """AI12: 8 armies to spare against bob's 30 take Kamchatka only 12.8% of the time, under
-    the 65% hard opens attacks at, but two flanks of 2 refilled from Alaska destroy 19.0 of
-    bob's armies, 18.3 of them captured, for 7.6 of alice's (``odds.block``): worth far more
-    than the 3 armies (``ATTRITION``) that opens an attack whatever its chance. ``normal`` keeps
-    to its 60% and ends its campaign."""
+    """AI12, "If the defender suffers a total defeat on a dice roll then one of their defeated
+    armies is captured by the attacking flank": 8 armies to spare against bob's 30 take Kamchatka
+    only 12.8% of the time, under the 65% hard opens attacks at, but two flanks of 2 refilled from
+    Alaska destroy 19.0 of bob's armies, 18.3 of them captured, for 7.6 of alice's (``odds.block``):
+    worth far more than the 3 armies (``ATTRITION``) that opens an attack whatever its chance.
+    ``normal`` keeps to its 60% and ends its campaign."""
     odds = exact.block(8, 30, flanking=True)
     assert odds.win == pytest.approx(0.128, abs=0.001)
     assert (odds.defender_losses, odds.captures, odds.attacker_losses) == pytest.approx(
@@ -376,10 +378,11 @@ def test_the_hard_bot_opens_a_war_of_attrition_on_a_stack_it_cannot_take() -> No
 
 
 def test_it_feeds_flanks_that_will_not_win_while_they_destroy_and_capture() -> None:
-    """AI12: two flanks of 2 (the first down to 1) with 5 armies behind them against 30: the
-    battle takes Kamchatka 12.8% of the time, under the 15% below which a lost block is no
-    longer fed, but the 8 armies still destroy 19.0 and capture 18.3 for the 7.6 they lose:
-    refill the first flank."""
+    """AI12, "Flanks fail when all but one army are committed and destroyed" and "The attacker may
+    reinforce this group from reserves": two flanks of 2 (the first down to 1) with 5 armies behind
+    them against 30: the battle takes Kamchatka 12.8% of the time, under the 15% below which a lost
+    block is no longer fed, but the 8 armies still destroy 19.0 and capture 18.3 for the 7.6 they
+    lose: refill the first flank."""
     state = _lone_border(9, 30)
     state.battle = Battle(
         kind=LAND,
