@@ -21,9 +21,10 @@ and capture every army the defender loses. The levels:
   attack on an enemy player it opens next (a one-step lookahead over its own campaign with the
   exact odds as the chance of each step) and places reinforcements for that chain; its ships
   ferry idle armies to the front and pick up crews for landings; it transfers idle armies (and
-  a border's surplus) to the most threatened border.
+  a border's surplus) to the most threatened border; it also fights wars of attrition (AI12)
+  and, moving later, sets up out of the first mover's reach (AI13).
 
-Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI11):
+Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI13):
 
 - The allied army a player plays is the player's tool (rule text "Play Allied Army"): on its
   turn the AI attacks the other players and other allies with it, never the player who plays it.
@@ -50,6 +51,12 @@ Rule readings taken here (none changes the engine; see risk/RULES.md AI1-AI11):
   ours to gain; ``Side.army_weight``).
 - AI11: moving after an enemy player, the set-up gives no deterrence to a territory it could
   flank before our first turn (the armies would be captured).
+- AI12 (hard): attrition. A committed or flanking attack from land worth ``ATTRITION`` armies
+  now is opened whatever its win chance (what it destroys and captures pays for it), and a
+  block that will not win is refilled while the rest of the battle pays an army or more.
+- AI13 (hard): moving after an enemy player, no deterrence at all, and the mass goes to the
+  base whose attacks pay most once weighed by the chance the first mover takes it
+  (``_enemy_reach``, ``_taken_chance``).
 """
 
 from __future__ import annotations
@@ -93,7 +100,7 @@ from risk.rules.actions import (
 )
 from risk.rules.bots import HIDDEN, BotView
 from risk.rules.sampler import sample_action
-from risk.rules.state import COMMITTED, FLANKING, LAND, NORMAL, GameState, Ship
+from risk.rules.state import COMMITTED, FLANKING, LAND, NORMAL, PLAYER, GameState, Ship
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -185,6 +192,10 @@ TRIED_BLOCKS = 8
 
 #: A stack this many times the defenders counts its losses in proportion (``_score``).
 OVERWHELMING = 4
+
+#: A committed or flanking attack from land worth this many armies now (``AttackPlan.base``)
+#: is opened by ``hard`` whatever its chance of taking the territory: attrition (AI12).
+ATTRITION = 3.0
 
 #: Armies a factory adds each turn (rule text: a factory's 2 armies), over the turns it counts.
 FACTORY_TURNS = 4
@@ -435,17 +446,24 @@ class _Turn:
             )
             >= 2
         }
+        # ``hard`` moving after an enemy player weighs each base by its chance of being taken
+        # first (AI13): no deterrence, which the first mover's flanks capture.
+        danger = later and self.p.lookahead
         # Deterrence where an enemy player is next door, then mass the rest where attacks pay.
         for t in owned:
-            if t in exposed and t not in flanked and left >= 2:
+            if not danger and t in exposed and t not in flanked and left >= 2:
                 armies[t] += 2
                 left -= 2
-        base = sorted(
-            owned,
-            key=lambda t: (
-                -self.noisy(self._base_value(side, t, left) - (left * 0.5 if t in flanked else 0.0))
-            ),
-        )
+
+        def key(t: str) -> float:
+            value = self._base_value(side, t, left)
+            if danger:
+                stack = armies[t] + left
+                lost = self._taken_chance(t, stack)
+                return -(value * (1.0 - lost) - lost * 2.0 * stack)
+            return -self.noisy(value - (left * 0.5 if t in flanked else 0.0))
+
+        base = sorted(owned, key=key)
         if self.p.noise:
             share = [left // 3, left // 3, left - 2 * (left // 3)]
             for t, n in zip(base, share, strict=False):
@@ -465,6 +483,47 @@ class _Turn:
             factory=factory,
             ship_station=station,
         )
+
+    def _enemy_reach(self, name: str) -> int:
+        """The most armies an enemy player moving before our first turn could throw at
+        ``name`` (an own territory) in one attack: its two strongest neighbouring territories'
+        spare armies (two flanks may come from two territories, RULES.md C7) and its
+        reinforcements (``growth``) placed there. One that has not arranged yet may stack all
+        its spare armies on one of them (RULES.md S6)."""
+        terr = self.state.territories
+        before = self._moving_before_me()
+        spares: dict[str, list[int]] = {}
+        for n in self.side.bmap.territories[name].adjacent:
+            owner = terr[n].owner
+            if owner in before:
+                spares.setdefault(owner, []).append(terr[n].armies - 1)
+        best = 0
+        for owner, values in spares.items():
+            if self.state.seat(owner).set_up:
+                spare = sum(sorted(values, reverse=True)[:2])
+            else:
+                held = [h.armies for h in terr.values() if h.owner == owner]
+                spare = sum(held) - len(held)
+            best = max(best, spare + self.growth(owner))
+        return best
+
+    def _moving_before_me(self) -> frozenset[str]:
+        """The enemy players who play their first turn before ours (RULES.md S4: from the first
+        player on, in seat order)."""
+        players = [s.id for s in self.state.seats if s.kind == PLAYER]
+        if self.state.first_seat not in players or self.side.me not in players:
+            return frozenset()
+        start = players.index(self.state.first_seat)
+        order = players[start:] + players[:start]
+        return frozenset(order[: order.index(self.side.me)]) & self.side.enemies
+
+    def _taken_chance(self, name: str, armies: int) -> float:
+        """The chance an enemy player moving before us takes ``name`` held with ``armies``,
+        flanking with the most it could bring (``_enemy_reach``)."""
+        reach = self._enemy_reach(name)
+        if reach < self.min_commitment:
+            return 0.0
+        return self.block(reach, armies, reach >= 2 * self.min_commitment).win
 
     def _base_value(self, side: Side, name: str, armies: int) -> float:
         """How good a base ``name`` is for ``armies`` more armies: its best attacks."""
@@ -683,7 +742,14 @@ class _Turn:
                 continue
             noise = self.noisy(0.0)
             least = 0.3 if not self.side.mine else self.p.min_win  # a pirate's landfall (AI7)
-            if plan.odds.win >= least and plan.base + noise >= self.p.min_score:
+            # AI12: hard opens an attack worth ATTRITION now whatever its win chance: the
+            # losses and captures it inflicts pay for it even when the territory holds.
+            # Attrition is fought with blocks (a normal attack that is losing retreats), from
+            # land (a failed landing sinks the ship with its captives).
+            ashore = all(src in self.state.territories for src, _ in plan.flanks)
+            block = plan.mode != NORMAL
+            attrition = self.p.lookahead and block and ashore and plan.base >= ATTRITION
+            if (plan.odds.win >= least or attrition) and plan.base + noise >= self.p.min_score:
                 plans.append(
                     AttackPlan(plan.target, plan.mode, plan.flanks, plan.odds, plan.score + noise)
                 )
@@ -780,7 +846,14 @@ class _Turn:
             win = exact.naval(available, d, True, self.state.options, flank.commitment).win
         else:
             win = self.block(available, d, battle.mode == FLANKING and len(live) >= 2).win
-        add = min(max_add, need) if win >= 0.15 else 0
+        keep = win >= 0.15
+        if not keep and not naval and self.p.lookahead and not any(f.ship for f in live):
+            # AI12: a battle that will not take the territory is still fed while what it
+            # destroys and captures outweighs what it loses by an army or more.
+            o = self.block(available, d, battle.mode == FLANKING and len(live) >= 2)
+            weight = self.side.army_weight(battle.defender)
+            keep = o.captures + weight * o.defender_losses - o.attacker_losses > 1.0
+        add = min(max_add, need) if keep else 0
         return Roll(self.player, add=add)
 
     def _reserve(self, flank: Any) -> int:

@@ -316,16 +316,90 @@ def test_an_enemy_army_destroyed_is_worth_a_whole_army_against_one_enemy_player(
 
 
 def test_moving_second_it_puts_no_deterrence_where_it_would_be_flanked() -> None:
-    """AI11: in game "s2" alice plays first. Bob's Great Britain borders three of her
-    territories (Iceland, Northern Europe, Scandinavia): flanked before bob's first turn, 2 more
-    armies there would be captured, so it keeps 1. India borders one (Middle East): its 2 more
-    deter a lone attack. The mass goes to Southern Europe, whose attacks pay most."""
+    """AI11 (``normal``; ``hard`` goes further, AI13): in game "s2" alice plays first. Bob's
+    Great Britain borders three of her territories (Iceland, Northern Europe, Scandinavia):
+    flanked before bob's first turn, 2 more armies there would be captured, so it keeps 1.
+    India borders one (Middle East): its 2 more deter a lone attack. The mass goes to Southern
+    Europe, whose attacks pay most."""
     state = new_game(["alice", "bob"], seed="s2")
     assert state.first_seat == "alice"
-    arrangement = dict(decide(hard(), state, "bob").arrangement)
+    arrangement = dict(decide(StrategicBot(random.Random(0), "normal"), state, "bob").arrangement)
     assert arrangement["Great Britain"] == 1
     assert arrangement["India"] == 3
     assert max(arrangement, key=lambda t: arrangement[t]) == "Southern Europe"
+
+
+def test_moving_second_the_hard_bot_masses_where_the_first_mover_cannot_reach() -> None:
+    """AI13, "Decide who plays first by die roll" and "they may be reärranged freely": in game "s2"
+    alice plays first and has not arranged yet, so she may stack her 21 armies' 14 spare on any of
+    her territories and add her 3 reinforcements: 17 armies in two flanks take a stack of 15 99.9%
+    of the time (the defender rolls one die), capturing it. Great Britain, India and Southern Europe
+    border her territories; Alaska, New Guinea, Siam and Venezuela do not. So bob gives no
+    deterrence anywhere and masses all 15 spare armies on the safe base whose attacks pay most:
+    Alaska."""
+    state = new_game(["alice", "bob"], seed="s2")
+    assert state.first_seat == "alice" and not state.seat("alice").set_up
+    turn = _turn(state, "bob")
+    assert turn._enemy_reach("Southern Europe") == 14 + 3
+    assert turn._taken_chance("Southern Europe", 15) == pytest.approx(
+        exact.block(17, 15, flanking=True).win
+    )
+    assert turn._taken_chance("Southern Europe", 15) > 0.99
+    assert {t: turn._enemy_reach(t) for t in ("Alaska", "New Guinea", "Siam", "Venezuela")} == {
+        "Alaska": 0, "New Guinea": 0, "Siam": 0, "Venezuela": 0,
+    }  # fmt: skip
+    arrangement = dict(decide(hard(), state, "bob").arrangement)
+    assert arrangement == {
+        "Alaska": 15, "Great Britain": 1, "India": 1, "New Guinea": 1, "Siam": 1,
+        "Southern Europe": 1, "Venezuela": 1,
+    }  # fmt: skip
+
+
+def test_the_hard_bot_opens_a_war_of_attrition_on_a_stack_it_cannot_take() -> None:
+    """AI12, "If the defender suffers a total defeat on a dice roll then one of their defeated
+    armies is captured by the attacking flank": 8 armies to spare against bob's 30 take Kamchatka
+    only 12.8% of the time, under the 65% hard opens attacks at, but two flanks of 2 refilled from
+    Alaska destroy 19.0 of bob's armies, 18.3 of them captured, for 7.6 of alice's (``odds.block``):
+    worth far more than the 3 armies (``ATTRITION``) that opens an attack whatever its chance.
+    ``normal`` keeps to its 60% and ends its campaign."""
+    odds = exact.block(8, 30, flanking=True)
+    assert odds.win == pytest.approx(0.128, abs=0.001)
+    assert (odds.defender_losses, odds.captures, odds.attacker_losses) == pytest.approx(
+        (19.0, 18.3, 7.6), abs=0.05
+    )
+    state = _lone_border(9, 30)
+    action = decide(hard(), state, "alice")
+    assert action == Attack(
+        "alice", target="Kamchatka", mode=FLANKING, flanks=(("Alaska", 2), ("Alaska", 2))
+    )
+    apply(state, action, game_dice(state))
+    normal = StrategicBot(random.Random(0), "normal")
+    assert decide(normal, _lone_border(9, 30), "alice") == EndCampaign("alice")
+
+
+def test_it_feeds_flanks_that_will_not_win_while_they_destroy_and_capture() -> None:
+    """AI12, "Flanks fail when all but one army are committed and destroyed" and "The attacker may
+    reinforce this group from reserves": two flanks of 2 (the first down to 1) with 5 armies behind
+    them against 30: the battle takes Kamchatka 12.8% of the time, under the 15% below which a lost
+    block is no longer fed, but the 8 armies still destroy 19.0 and capture 18.3 for the 7.6 they
+    lose: refill the first flank."""
+    state = _lone_border(9, 30)
+    state.battle = Battle(
+        kind=LAND,
+        mode=FLANKING,
+        attacker="alice",
+        defender="bob",
+        target="Kamchatka",
+        flanks=[
+            Flank("Alaska", False, commitment=2, standing=1),
+            Flank("Alaska", False, commitment=2, standing=2),
+        ],
+        stage=ROLLING,
+    )
+    state.territories["Alaska"].armies -= 3
+    action = decide(hard(), state, "alice")
+    assert action == Roll("alice", add=1)
+    apply(state, action, game_dice(state))
 
 
 # --- poker --------------------------------------------------------------------------------------
