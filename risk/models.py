@@ -38,7 +38,7 @@ from risk.rules.board_map import MAX_SEATS, MIN_SEATS
 
 #: A map's name as URLs and games write it (``risk.rules.board_map.check_map_name``).
 MAP_NAME = RegexValidator(
-    r"^[a-z0-9][a-z0-9_-]*$", "lower-case letters, digits, - and _ (starting with a letter or digit)"
+    r"^[a-z0-9][a-z0-9_-]*$", "lower-case letters, digits, - and _ (first a letter or digit)"
 )
 
 
@@ -78,10 +78,11 @@ class Map(models.Model):
         constraints = [
             models.UniqueConstraint(fields=("name", "version"), name="risk_map_name_version"),
             models.CheckConstraint(
-                condition=Q(min_seats__gte=MIN_SEATS) & Q(min_seats__lte=F("max_seats"))
+                condition=Q(min_seats__gte=MIN_SEATS)
+                & Q(min_seats__lte=F("max_seats"))
                 & Q(max_seats__lte=MAX_SEATS),
                 name="risk_map_seats",
-            ),  # fmt: skip
+            ),
         ]
 
     def __str__(self) -> str:
@@ -119,10 +120,6 @@ class MapPart(models.Model):
 
     map_id: int
 
-    def _frozen(self) -> Map | None:
-        owner = Map.objects.filter(pk=self.map_id).only("status", "name", "version").first()
-        return owner if owner is not None and owner.status != Map.Status.DRAFT else None
-
     def save(self, *args: Any, **kwargs: Any) -> None:
         if (owner := self._frozen()) is not None:
             raise ValidationError(f"{owner.ref} is {owner.status}: it never changes")
@@ -132,6 +129,10 @@ class MapPart(models.Model):
         if (owner := self._frozen()) is not None:
             raise ValidationError(f"{owner.ref} is {owner.status}: it never changes")
         return super().delete(*args, **kwargs)
+
+    def _frozen(self) -> Map | None:
+        owner = Map.objects.filter(pk=self.map_id).only("status", "name", "version").first()
+        return owner if owner is not None and owner.status != Map.Status.DRAFT else None
 
 
 class Continent(MapPart):
@@ -159,7 +160,7 @@ class Territory(MapPart):
     map = models.ForeignKey(Map, on_delete=models.CASCADE, related_name="territories")
     name = models.CharField(max_length=100)
     continent = models.ForeignKey(Continent, on_delete=models.CASCADE, related_name="territories")
-    card = models.CharField(max_length=10, choices=Card.choices, help_text="Its Risk card's symbol.")
+    card = models.CharField(max_length=10, choices=Card.choices, help_text="Its Risk card symbol.")
     position = models.PositiveSmallIntegerField(default=0, help_text="Order on the map.")
     polygon = models.JSONField(
         default=list, blank=True, help_text="Its shape on the drawn board: [[x, y], ...]."

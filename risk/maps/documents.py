@@ -127,17 +127,23 @@ def import_map(
     )
     m.Border.objects.bulk_create(
         m.Border(
-            map=the_map, a=territories[a], b=territories[b],
-            link=frozenset((a, b)) in links, wrap=bool(links.get(frozenset((a, b)), {}).get("wrap")),
-        )  # fmt: skip
+            map=the_map,
+            a=territories[a],
+            b=territories[b],
+            link=frozenset((a, b)) in links,
+            wrap=bool(links.get(frozenset((a, b)), {}).get("wrap")),
+        )
         for a, b in pairs
     )
     drawn = {body["name"]: body for body in board["oceans"]}
     oceans = {
         oname: m.Ocean(
-            map=the_map, name=oname, position=i,
-            label_x=drawn[oname]["label"][0], label_y=drawn[oname]["label"][1],
-        )  # fmt: skip
+            map=the_map,
+            name=oname,
+            position=i,
+            label_x=drawn[oname]["label"][0],
+            label_y=drawn[oname]["label"][1],
+        )
         for i, oname in enumerate(doc["oceans"])
     }
     m.Ocean.objects.bulk_create(oceans.values())

@@ -17,10 +17,9 @@ from collections.abc import Sequence
 from combat.dice import SeededDice, shuffle
 from combat.poker.cards import DECK as POKER_DECK
 from combat.poker.cards import SUITS
-from risk.rules import board
+from risk.rules import board, board_map
 from risk.rules.actions import Arrange, IllegalAction
 from risk.rules.board import Event
-from risk.rules import board_map
 from risk.rules.board_map import load_map
 from risk.rules.state import (
     AI_PREFIX,

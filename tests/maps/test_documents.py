@@ -67,7 +67,8 @@ def test_the_deck_is_one_card_per_territory_and_the_wilds():
     deck = Map.objects.get(name="classic", version=1).deck()
     assert len(deck) == 44
     symbols = [symbol for _, symbol in deck]
-    assert [symbols.count(s) for s in ("infantry", "cavalry", "artillery", "wild")] == [14] * 3 + [2]
+    counts = [symbols.count(s) for s in ("infantry", "cavalry", "artillery", "wild")]
+    assert counts == [14, 14, 14, 2]
     assert deck[0] == ("Alaska", "infantry")
     assert list(load_map().deck()) == [name for name, _ in deck]
 
