@@ -1,3 +1,5 @@
+"""The map tables (risk.models): a map version and its continents, territories, borders, oceans,
+stations and lanes."""
 
 import django.core.validators
 import django.db.models.deletion
