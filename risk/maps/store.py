@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from risk.maps.documents import file_problems, import_map, map_file, row_problems, split_file
 from risk.models import Map
-from risk.rules.board_map import MapError, check_map_name
+from risk.rules.board_map import PACKAGED_VERSION, MapError, check_map_name, load_map, map_names
 
 logger = logging.getLogger(__name__)
 
@@ -85,8 +85,18 @@ class Offered:
         }  # fmt: skip
 
 
+def _packaged(name: str) -> Offered:
+    board = load_map(name, PACKAGED_VERSION)
+    return Offered(name, PACKAGED_VERSION, board.name, board.min_seats, board.max_seats,
+                   len(board.territories))  # fmt: skip
+
+
 def offered_maps() -> list[Offered]:
-    """The newest published version of every map, by name."""
+    """The newest published version of every map, by name.
+
+    A packaged map (``risk/data``) is always published as version 1: migrations 0006 and 0007
+    load its rows, and where they are missing (a test database that was flushed) its file, which
+    the engine falls back to, stands in."""
     rows = (
         Map.objects.filter(status=Map.Status.PUBLISHED)
         .annotate(count=Count("territories"))
@@ -98,27 +108,31 @@ def offered_maps() -> list[Offered]:
             newest[m.name] = Offered(
                 m.name, m.version, m.title, m.min_seats, m.max_seats, getattr(m, "count", 0)
             )
-    return list(newest.values())
+    for name in map_names():
+        newest.setdefault(name, _packaged(name))
+    return sorted(newest.values(), key=lambda offer: offer.name)
 
 
-def playable(name: Any, version: Any = None, *, trial: bool = False) -> Map:
+def playable(name: Any, version: Any = None, *, trial: bool = False) -> int:
     """The version a new game may be played on: ``version`` of map ``name`` if it is published
     (or, with ``trial``, a trial copy), else the newest published one when ``version`` is None.
     Raises ``MapRefused`` naming what is missing."""
     if not isinstance(name, str):
         raise MapRefused(f"no map {name!r}")
+    if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+        raise MapRefused(f"map version {version!r} is not a whole number")
     allowed = PLAYABLE if trial else (Map.Status.PUBLISHED,)
     versions = Map.objects.filter(name=name, status__in=allowed)
-    if version is None:
-        found = versions.order_by("-version").first()
-    elif isinstance(version, int) and not isinstance(version, bool):
-        found = versions.filter(version=version).first()
-    else:
-        raise MapRefused(f"map version {version!r} is not a whole number")
-    if found is None:
-        wanted = name if version is None else f"{name}@{version}"
-        raise MapRefused(f"no published map {wanted!r}")
-    return found
+    if version is not None:
+        versions = versions.filter(version=version)
+    found = versions.order_by("-version").values_list("version", flat=True).first()
+    if found is not None:
+        return found
+    packaged = name in map_names() and version in (None, PACKAGED_VERSION)
+    if packaged and not Map.objects.filter(name=name, version=PACKAGED_VERSION).exists():
+        return PACKAGED_VERSION
+    wanted = name if version is None else f"{name}@{version}"
+    raise MapRefused(f"no published map {wanted!r}")
 
 
 # -- making and publishing -----------------------------------------------------------------------
@@ -137,8 +151,10 @@ def may_publish(user: Any, the_map: Map) -> bool:
 
 
 def next_version(name: str) -> int:
+    """The number the next version of ``name`` takes (after version 1 of a packaged map,
+    which is its file's even where its rows are missing)."""
     top = Map.objects.filter(name=name).aggregate(top=Max("version"))["top"]
-    return (top or 0) + 1
+    return max(top or 0, PACKAGED_VERSION if name in map_names() else 0) + 1
 
 
 def upload(raw: Any, *, name: str, author: Any = None) -> Map:

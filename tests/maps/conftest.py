@@ -30,5 +30,17 @@ def packaged_file(name: str) -> dict[str, Any]:
 
 
 @pytest.fixture
+def packaged_maps(db) -> None:
+    """The rows migrations 0006 and 0007 load, put back if a transactional test flushed them
+    (inside this test's transaction, so they go with it)."""
+    from django.apps import apps
+
+    from risk.maps.documents import load_packaged
+
+    for name in ("classic", "small"):
+        load_packaged(apps, name)
+
+
+@pytest.fixture
 def staff(db):
     return make_user("sam", is_staff=True, is_superuser=True)

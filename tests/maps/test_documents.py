@@ -26,7 +26,7 @@ from risk.rules.board_map import (
 )
 from tests.maps.conftest import packaged_file
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.usefixtures("packaged_maps")
 
 
 def _file(name: str) -> dict:
