@@ -43,6 +43,11 @@ class MapPartInline(admin.TabularInline):
         model = db_field.related_model
         if field is not None and model is not Map:
             field.queryset = model.objects.filter(map=edited) if edited else model.objects.none()
+            # The choices read once per page, not once per row (83 borders x 2 selects).
+            cache: dict[Any, Any] = request.__dict__.setdefault("_risk_map_choices", {})
+            if model not in cache:
+                cache[model] = list(field.choices)
+            field.choices = cache[model]
         return field
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:

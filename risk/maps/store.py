@@ -51,8 +51,8 @@ def map_source(name: str, version: int) -> Mapping[str, Any] | None:
 
     Asked once per version and process (``board_map.load_map`` keeps the answer). With no
     database to ask, None, so the packaged file answers for version 1: while the tables are
-    being made (``migrate``), in an async context (a socket's handler, which never builds a board
-    first: the game's start already did in a worker), or in a test that has no database.
+    being made (``migrate``), in an async context (where Django refuses queries; the sockets
+    reach the engine through ``database_sync_to_async``), or in a test that has no database.
     """
     try:
         found = Map.objects.filter(name=name, version=version, status__in=PLAYABLE).first()
