@@ -201,7 +201,7 @@ class Border(MapPart):
         ]
 
     def __str__(self) -> str:
-        return f"{self.a_id}-{self.b_id}"
+        return f"{self.a}-{self.b}"
 
 
 class Ocean(MapPart):

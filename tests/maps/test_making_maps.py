@@ -198,19 +198,55 @@ def test_every_save_of_a_draft_in_the_admin_runs_the_validator(draft, staff_clie
     """The change form saved with an uneven deck (a card symbol changed): saved as a draft,
     and the page says which fault stands between it and publishing."""
     Territory.objects.filter(map=draft, name="Gull Rock").update(card="infantry")
-    fields = {
-        "title": draft.title, "wild_cards": 2, "min_seats": 2, "max_seats": 4,
-        "view_box": "[0, 0, 1000, 600]", "notes": "[]", "board_notes": "[]",
-        **_management(["continents", "territories", "borders", "oceans", "stations", "lanes"]),
-    }  # fmt: skip
     url = reverse("admin:risk_map_change", args=[draft.pk])
-    response = staff_client.post(url, fields, follow=True)
+    response = staff_client.post(url, _draft_form(draft), follow=True)
     said = messages_of(response)
     assert any(
         line.startswith("[uneven-cards] small@2: card symbols are not equally many: 9 infantry")
         for line in said
     ), said
     assert any("saved as a draft with 1 fault(s)" in line for line in said)
+
+
+def _draft_form(draft: Map, **inlines: list[dict[str, str]]) -> dict[str, Any]:
+    """The change form of ``draft`` as posted: its own fields, and new rows for ``inlines``."""
+    prefixes = ["continents", "territories", "borders", "oceans", "stations", "lanes"]
+    fields: dict[str, Any] = {
+        "title": draft.title, "wild_cards": 2, "min_seats": 2, "max_seats": 4,
+        "view_box": "[0, 0, 1000, 600]", "notes": "[]", "board_notes": "[]",
+        **_management(prefixes),
+    }  # fmt: skip
+    for prefix, rows in inlines.items():
+        fields[f"{prefix}-TOTAL_FORMS"] = len(rows)
+        for i, row in enumerate(rows):
+            fields |= {f"{prefix}-{i}-{key}": value for key, value in row.items()}
+    return fields
+
+
+def test_a_border_and_a_lane_are_added_by_typing_names(draft, staff_client):
+    """Territories and stations are typed by name (``Ocean:Territory``), offered by datalists."""
+    url = reverse("admin:risk_map_change", args=[draft.pk])
+    page = staff_client.get(url).content.decode()
+    assert (
+        '<datalist id="risk-map-stations">' in page and '<option value="Western:Saltbay">' in page
+    )
+    form = _draft_form(
+        draft,
+        borders=[{"a": "Gull Rock", "b": "Coral Key"}],
+        lanes=[
+            {"a": "Eastern:Gull Rock", "b": "Eastern:Coral Key", "length": "3", "position": "30"}
+        ],
+    )
+    response = staff_client.post(url, form, follow=True)
+    errors = response.context and response.context.get("errors")
+    assert "small@2 has no fault: it can be published." in messages_of(response), errors
+    doc = export_map(draft)
+    assert "Coral Key" in doc["territories"]["Gull Rock"]["adjacent"]
+    assert ["Eastern:Gull Rock", "Eastern:Coral Key", 3] in doc["sea"]["lanes"]
+    typo = _draft_form(draft, borders=[{"a": "Gull Rok", "b": "Coral Key"}])
+    response = staff_client.post(url, typo)
+    assert response.status_code == 200  # the form again, with the error
+    assert "&#x27;Gull Rok&#x27; is not a name of this map" in response.content.decode()
 
 
 def test_the_inlines_offer_only_the_maps_own_rows(draft, staff_client):
