@@ -130,13 +130,13 @@ def game_create(
     return game
 
 
-def check_seats(options: Options, seats: int) -> None:
+def check_seats(options: Options, seats: int, *, field: str = "seats") -> None:
     """As many seats as the game's map is made for (``Map.min_seats``/``max_seats``)."""
     board = load_map(options.map, options.map_version)
     if not board.min_seats <= seats <= board.max_seats:
         raise ApplicationError(
             f"a game on the {options.map} map has {board.min_seats}-{board.max_seats} seats",
-            code="invalid", field="seats",
+            code="invalid", field=field,
         )  # fmt: skip
 
 

@@ -301,11 +301,14 @@ def clear_map_cache() -> None:
 
 
 def load_map(name: str = "classic", version: int = PACKAGED_VERSION) -> BoardMap:
-    """Version ``version`` of map ``name``, checked and frozen; the same object on every call.
+    """Version ``version`` of map ``name`` (or ``name`` written ``"small@2"``), checked and
+    frozen; the same object on every call.
 
     Cached per (name, version) in a bounded LRU: a version never changes once served (an edit
     is a new version), so nothing is ever invalidated; a map pushed out is simply read again.
     """
+    if isinstance(name, str) and "@" in name:
+        name, version = parse_map_ref(name)
     return _load(name, version)
 
 

@@ -403,3 +403,27 @@ def test_players_upload_maps_only_when_the_setting_allows(alice, settings):
     assert api.post("/api/maps/isles/1/publish").status_code == 409
     game = lobby.game_create(creator=bob, seats=2, options={"map": "isles"})
     assert (game.options["map"], game.options["map_version"]) == ("isles", 1)
+
+
+def test_a_tournament_s_tables_must_fit_its_map(staff):
+    """Tables of 3 to 6 on the small map (2-4 players) are refused at creation, naming
+    table_max; tables of 3 to 4 are fine, and so are the 1 v 1 games of a Swiss event."""
+    from games.tournaments import setup
+    from games.tournaments.settings import TournamentSettings
+    from games.web.exceptions import ApplicationError
+
+    def event(name: str, **settings: Any):
+        defaults = {"play": "fast_risk", "options": {"map": "small"}, "time_control": "untimed",
+                    "days": None, "ai_level": "easy"}  # fmt: skip
+        return setup.tournament_create(
+            actor=staff, settings=TournamentSettings(name=name, **{**defaults, **settings})
+        )
+
+    with pytest.raises(ApplicationError) as refused:
+        event("Too big", format="tables", table_min=3, table_max=6, rounds=2)
+    assert (refused.value.field, refused.value.message) == (
+        "table_max", "a game on the small map has 2-4 seats",
+    )  # fmt: skip
+    tables = event("Fits", format="tables", table_min=3, table_max=4, rounds=2)
+    assert (tables.options["map"], tables.options["map_version"]) == ("small", 1)
+    assert event("Duels", format="swiss").options["map"] == "small"

@@ -448,6 +448,7 @@ def test_a_map_says_how_many_players_it_is_for():
 
 
 def test_map_refs_name_a_version():
+    assert load_map("small@1") is load_map("small", 1)
     assert parse_map_ref("small@2") == ("small", 2)
     assert parse_map_ref("classic") == ("classic", 1)
     with pytest.raises(MapError) as caught:
