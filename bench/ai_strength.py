@@ -18,6 +18,9 @@ game so the seat order is no bias (the first player is then rolled as the rules 
 
 ``--option name=value`` (repeatable) sets an ``Options`` field of every game (ints, booleans and
 strings as the field's default is), so a host option can be measured with the same script.
+``--map small`` (or ``small@1``) plays every game on that map (a packaged one: no database);
+a match or seat-balance row with more or fewer players than the map allows is left out, and
+said so.
 
 Win rates come with 95% Wilson intervals. Decision times are measured around ``decide`` (the view
 and the redaction included), per level; an allied turn's time is the sum of every decision taken
@@ -29,6 +32,7 @@ replaced by ``sample_action`` so the game goes on.
     .venv/bin/python bench/ai_strength.py --games 40 --seed 1 --round-cap 40 --jobs 2
     .venv/bin/python bench/ai_strength.py --games 200 --only hard-v1 --jobs 2
     .venv/bin/python bench/ai_strength.py --games 100 --only balance --option revision=2
+    .venv/bin/python bench/ai_strength.py --games 40 --map small --jobs 2
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ sys.path.insert(0, str(ROOT))
 from risk.ai import GreedyBot, StrategicBot  # noqa: E402
 from risk.rules import IllegalAction, apply, game_dice, new_game, pending_decisions  # noqa: E402
 from risk.rules.actions import Attack, NavalAttack  # noqa: E402
+from risk.rules.board_map import load_map, parse_map_ref  # noqa: E402
 from risk.rules.bots import Bot, RandomBot, bot_view  # noqa: E402
 from risk.rules.engine import legal_actions  # noqa: E402
 from risk.rules.sampler import sample_action  # noqa: E402
@@ -283,10 +288,23 @@ def main() -> None:
         "--option", action="append", default=[], metavar="NAME=VALUE",
         help="an Options field for every game (repeatable), e.g. --option revision=2",
     )  # fmt: skip
+    parser.add_argument(
+        "--map", default=None, metavar="NAME[@VERSION]",
+        help="play every game on this packaged map, e.g. --map small (default: the options')",
+    )  # fmt: skip
     args = parser.parse_args()
     options = options_from(args.option)
-    matches = [m for m in MATCHES if args.only in m[0]]
-    balance = [m for m in BALANCE if args.only in m[0]]
+    if args.map:
+        name, version = parse_map_ref(args.map)
+        options = dataclasses.replace(options, map=name, map_version=version)
+    board = load_map(options.map, options.map_version)
+
+    def fits(others: list[str]) -> bool:
+        return board.min_seats <= 1 + len(others) <= board.max_seats
+
+    matches = [m for m in MATCHES if args.only in m[0] and fits(m[2])]
+    balance = [m for m in BALANCE if args.only in m[0] and fits(m[2])]
+    left_out = [m[0] for m in [*MATCHES, *BALANCE] if args.only in m[0] and not fits(m[2])]
     if any("hard-v1" in others for _, _, others, _, _ in matches):
         load_v1()  # once, before the workers fork
     jobs = [
@@ -301,10 +319,18 @@ def main() -> None:
     else:
         results = [_run(job) for job in jobs]
     wall = time.perf_counter() - start
+    skipped = (
+        f"; left out (the map is for {board.min_seats}-{board.max_seats} players): "
+        f"{', '.join(left_out)}"
+        if left_out
+        else ""
+    )
     print(
         f"{args.games} games a match, seed {args.seed}, round cap {args.round_cap}, "
-        f"{args.jobs} processes, {wall:.0f} s"
+        f"{args.jobs} processes, {wall:.0f} s, map {options.map}@{options.map_version} "
+        f"({len(board.territories)} territories)"
         + (f", options {' '.join(args.option)}" if args.option else "")
+        + skipped
         + "\n"
     )
     print(

@@ -156,7 +156,7 @@ def violation_kind(sentence: str, state: GameState) -> str:
     so the same broken invariant found in many games counts once."""
     text = re.sub(r"\[[^\]]*\]", "[...]", sentence)
     text = re.sub(r"'[^']*'", "<card>", text)
-    bmap = load_map(state.options.map)
+    bmap = load_map(state.options.map, state.options.map_version)
     for station in sorted(bmap.stations, key=len, reverse=True):
         text = text.replace(station, "<station>")
     for name in sorted(bmap.territories, key=len, reverse=True):

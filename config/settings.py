@@ -133,6 +133,9 @@ GAME_STALLED_SECONDS = env.int("GAME_STALLED_SECONDS", default=60)
 # The pause between two moves of the AI (bots, allied armies, timed-out players) in a game
 # that does not choose its own (Game.ai_delay_ms): people can follow the moves as they come.
 AI_DELAY_MS = env.int("AI_DELAY_MS", default=600)
+# Who may upload maps and publish their own (risk.maps.store.may_make_maps): staff always; with
+# this on, every signed-in user too (docs/maps.md).
+WARBOARD_USER_MAPS = env.bool("WARBOARD_USER_MAPS", default=False)
 
 # --- Auth, i18n, static ---------------------------------------------------------------------
 # Django's auth views (password change) send a visitor who is not signed in to the sign-in page.

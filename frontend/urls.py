@@ -31,6 +31,7 @@ urlpatterns = [
     path("games", LobbyView.as_view(), name="lobby-page"),
     path("games/<id:game_id>", GameView.as_view(), name="game-page"),
     path("board/<slug:name>.json", board_shapes, name="board-shapes"),
+    path("board/<slug:name>/<int:version>.json", board_shapes, name="board-shapes-version"),
     path("login", LoginView.as_view(), name="login-page"),
     path("settings", SettingsView.as_view(), name="settings-page"),
     path(

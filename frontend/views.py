@@ -84,18 +84,19 @@ class ReplayView(TemplateView):
 
 @require_GET
 @cache_control(public=True, max_age=3600)
-def board_shapes(request, name: str):
-    """``/board/<name>.json``: the drawn board of a map (``game.js`` fetches and draws it).
+def board_shapes(request, name: str, version: int = 1):
+    """``/board/<name>/<version>.json`` (``/board/<name>.json``: version 1): the drawn board of
+    a version of a map (``game.js`` fetches the one its game's options name, and draws it).
 
-    Static data from ``risk/data/<name>-risk-board.json`` (territory shapes, ocean stations),
-    the same for every game and viewer: no game data, so the game page itself stays empty.
-    ``cards`` adds each territory's Risk card symbol from the map
-    (``risk/data/<name>-risk-map.json``): a view names a Risk card by its territory only, and
-    the hand is drawn with the symbol that makes sets (forms_cards.js).
+    Static data, the same for every game and viewer (territory shapes, ocean stations; a
+    version that can be played on never changes, so it is cached like a file): no game data,
+    so the game page itself stays empty. ``cards`` adds each territory's Risk card symbol from
+    the map: a view names a Risk card by its territory only, and the hand is drawn with the
+    symbol that makes sets (forms_cards.js).
     """
     try:
-        shapes = load_board_shapes(name)
-        symbols = {t: data.card for t, data in load_map(name).territories.items()}
+        shapes = load_board_shapes(name, version)
+        symbols = {t: data.card for t, data in load_map(name, version).territories.items()}
     except MapError:
         raise Http404("no such board") from None
     return JsonResponse({**shapes, "cards": symbols})

@@ -11,6 +11,7 @@ from games.web import healthz
 
 urlpatterns = [
     path("healthz", healthz.healthz, name="healthz"),
+    *play_urls.page_urlpatterns,
 ]
 
 api_urlpatterns = [

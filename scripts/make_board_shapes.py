@@ -11,6 +11,7 @@ continent or an island keeps a wider gap (water). Oceans take their stations fro
 Alaska-Kamchatka); ``wrap`` marks a link drawn across the board's east-west edge.
 
 Run: ``python scripts/make_board_shapes.py`` (writes the file; ``--check`` only compares).
+``board_document`` draws any map the same way from its anchors (``scripts/make_small_map.py``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from risk.rules.board_map import load_map, validate_board_shapes  # noqa: E402
+from risk.rules.board_map import BoardMap, load_map, validate_board_shapes  # noqa: E402
 
 WIDTH, HEIGHT = 1000, 600
 #: In the source tree (the package reads it as package data: ``board_map.board_shapes_path``).
@@ -114,28 +115,29 @@ def _clip(
     return out
 
 
-def _blob(name: str, continent: str) -> str:
-    return name if name in ISLANDS else continent
+Anchors = dict[str, tuple[int, int, int]]
 
 
-def shape(name: str, continents: dict[str, str]) -> list[tuple[float, float]]:
-    x, y, r = ANCHORS[name]
+def shape(
+    name: str, continents: dict[str, str], anchors: Anchors = ANCHORS,
+    islands: set[str] = ISLANDS,
+) -> list[tuple[float, float]]:  # fmt: skip
+    def blob(territory: str) -> str:
+        return territory if territory in islands else continents[territory]
+
+    x, y, r = anchors[name]
     r *= SCALE
     poly = [
         (x + r * math.cos(2 * math.pi * k / SIDES), y + r * math.sin(2 * math.pi * k / SIDES))
         for k in range(SIDES)
     ]
-    for other, (ox, oy, _) in ANCHORS.items():
+    for other, (ox, oy, _) in anchors.items():
         if other == name:
             continue
         dx, dy = ox - x, oy - y
         d = math.hypot(dx, dy)
         nx, ny = dx / d, dy / d
-        gap = (
-            LAND_GAP
-            if _blob(name, continents[name]) == _blob(other, continents[other])
-            else WATER_GAP
-        )
+        gap = LAND_GAP if blob(name) == blob(other) else WATER_GAP
         # the bisector of the two anchors, moved back towards this anchor by the gap
         c = nx * (x + ox) / 2 + ny * (y + oy) / 2 - gap
         poly = _clip(poly, nx, ny, c)
@@ -177,25 +179,29 @@ def _touch(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> bool:
     return shared >= 6
 
 
-def build() -> dict:
-    board = load_map("classic")
-    continents = {name: t.continent for name, t in board.territories.items()}
-    shapes = {name: shape(name, continents) for name in board.territories}
+def board_document(
+    board: BoardMap, *, name: str, notes: list[str], anchors: Anchors,
+    islands: set[str], ocean_labels: dict[str, tuple[int, int]],
+) -> dict:  # fmt: skip
+    """The drawn board of ``board``: a shape per territory round its anchor, the map's stations
+    scaled to the view box, the links across water, the lanes; checked before it is returned."""
+    continents = {t: data.continent for t, data in board.territories.items()}
+    shapes = {t: shape(t, continents, anchors, islands) for t in board.territories}
     r1 = lambda v: round(v, 1)  # noqa: E731
     territories = [
         {
-            "name": name,
-            "continent": continents[name],
-            "polygon": [[r1(x), r1(y)] for x, y in shapes[name]],
-            "label": [r1(v) for v in _centroid(shapes[name])],
+            "name": t,
+            "continent": continents[t],
+            "polygon": [[r1(x), r1(y)] for x, y in shapes[t]],
+            "label": [r1(v) for v in _centroid(shapes[t])],
         }
-        for name in board.territories
+        for t in board.territories
     ]
     links = []
     for pair in sorted(tuple(sorted(p)) for p in board.borders()):
         a, b = pair
         if not _touch(shapes[a], shapes[b]):
-            links.append({"a": a, "b": b, "wrap": abs(ANCHORS[a][0] - ANCHORS[b][0]) > WIDTH / 2})
+            links.append({"a": a, "b": b, "wrap": abs(anchors[a][0] - anchors[b][0]) > WIDTH / 2})
     oceans = []
     for ocean in board.oceans:
         stations = {
@@ -203,13 +209,10 @@ def build() -> dict:
             for key, s in sorted(board.stations.items())
             if s.ocean == ocean
         }
-        oceans.append({"name": ocean, "label": list(OCEAN_LABELS[ocean]), "stations": stations})
+        oceans.append({"name": ocean, "label": list(ocean_labels[ocean]), "stations": stations})
     doc = {
-        "name": "classic",
-        "notes": [
-            "Made by scripts/make_board_shapes.py from hand-placed anchors: "
-            "edit the script, not this file."
-        ],
+        "name": name,
+        "notes": notes,
         "viewBox": [0, 0, WIDTH, HEIGHT],
         "territories": territories,
         "links": links,
@@ -219,6 +222,20 @@ def build() -> dict:
     }
     validate_board_shapes(doc, board, source="<generated>")
     return doc
+
+
+def build() -> dict:
+    return board_document(
+        load_map("classic"),
+        name="classic",
+        notes=[
+            "Made by scripts/make_board_shapes.py from hand-placed anchors: "
+            "edit the script, not this file."
+        ],
+        anchors=ANCHORS,
+        islands=ISLANDS,
+        ocean_labels=OCEAN_LABELS,
+    )
 
 
 def main(argv: list[str]) -> int:

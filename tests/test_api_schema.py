@@ -17,7 +17,6 @@ from games.models import Game
 from games.play.lobby import MAX_TIMEOUTS
 from games.web.web_errors import ID_MAX
 from risk.rules import Options
-from risk.rules.board_map import map_names
 
 OPERATIONS = {
     "aa_odds",
@@ -38,6 +37,10 @@ OPERATIONS = {
     "auth_me_update",
     "games_list",
     "games_create",
+    "maps_list",
+    "maps_retrieve",
+    "maps_upload",
+    "maps_publish",
     "games_retrieve",
     "protocol_retrieve",
     "games_join",
@@ -213,7 +216,11 @@ def test_a_new_game_states_its_ranges_and_every_rules_option(schema):
     assert options["additionalProperties"] is False
     # Every rules option a host may set: all but the rule revision, which is never chosen.
     assert set(options["properties"]) == set(Options.__dataclass_fields__) - {"revision"}
-    assert options["properties"]["map"]["enum"] == list(map_names())
+    # The published maps change while the server runs: a name, listed by GET /api/maps.
+    assert options["properties"]["map"]["type"] == "string"
+    assert "GET /api/maps" in options["properties"]["map"]["description"]
+    version = options["properties"]["map_version"]
+    assert (version["type"], version["minimum"], version["nullable"]) == ("integer", 1, True)
     assert options["properties"]["win"]["enum"] == ["last-standing", "domination", "round-limit"]
     assert options["properties"]["round_limit"]["minimum"] == 1
     assert options["properties"]["reveal_once"]["type"] == "boolean"

@@ -16,11 +16,14 @@ import json
 from datetime import timedelta
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin.views.decorators import staff_member_required
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.html import format_html
+from django.views.decorators.http import require_POST
 
 from games.common.admin import SECRET, OperatorActions, ReadOnlyInline
 from games.models import (
@@ -32,8 +35,11 @@ from games.models import (
     Ship,
     TerritoryHolding,
 )
-from games.play import operations
+from games.play import lobby, operations
 from games.web.admin_secrets import ReadOnly, SecretSafeAdmin
+from games.web.exceptions import ApplicationError
+from risk.maps import store
+from risk.models import Map
 from risk.rules import to_dict, view_for
 from risk.rules.upcast import load_state
 
@@ -341,3 +347,39 @@ class CardAdmin(SecretSafeAdmin, ReadOnly, admin.ModelAdmin):
     @admin.display(description="card")
     def revealed_card(self, obj: Card) -> str:
         return obj.card if obj.game.status == Game.Status.FINISHED else SECRET
+
+
+# --- trying a map -------------------------------------------------------------------------------
+
+
+@require_POST
+@staff_member_required
+def map_try(request: HttpRequest, map_id: int) -> HttpResponse:
+    """``POST /maps/<id>/try`` (the map's admin page): a private, unrated game on that version
+    against bots, started at once; a draft is frozen as a trial copy first (the validator runs
+    and names each fault). The staff member plays the first seat, or only watches
+    (``watch``)."""
+    the_map = get_object_or_404(Map, pk=map_id)
+    back = reverse("admin:risk_map_change", args=[the_map.pk])
+    if not request.user.has_perm("risk.change_map"):
+        messages.error(request, "Trying a map needs the right to change maps.")
+        return HttpResponseRedirect(back)
+    try:
+        seats = int(request.POST.get("seats", the_map.min_seats))
+        tried = (
+            store.trial_copy(the_map, author=request.user)
+            if the_map.status == Map.Status.DRAFT
+            else the_map
+        )
+        game = lobby.game_try_map(
+            creator=request.user, name=tried.name, version=tried.version, seats=seats,
+            watch=bool(request.POST.get("watch")),
+        )  # fmt: skip
+    except store.MapRefused as refused:
+        for line in refused.lines():
+            messages.error(request, f"{the_map.ref}: {line}")
+        return HttpResponseRedirect(back)
+    except (ApplicationError, ValueError) as exc:
+        messages.error(request, f"{the_map.ref}: {getattr(exc, 'message', exc)}")
+        return HttpResponseRedirect(back)
+    return HttpResponseRedirect(f"/games/{game.pk}")

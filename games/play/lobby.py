@@ -32,8 +32,9 @@ from games.play.reads import fetch
 from games.play.seeds import engine_seed
 from games.play.write import Committed, game_lock
 from games.web.exceptions import ApplicationError, ConflictError, ForbiddenError
+from risk.maps.store import MapRefused, offered_maps, playable
 from risk.rules import Options, new_game
-from risk.rules.board_map import map_names
+from risk.rules.board_map import load_map
 from risk.rules.state import (
     AI,
     ALLY_OWN,
@@ -82,19 +83,22 @@ def game_create(
     ai_delay_ms: int | None = None,
     hints: bool = True,
     rated: bool = True,
+    trial: bool = False,
 ) -> Game:
     """A new game in the lobby with its creator in the first seat and the seed committed.
 
     ``ai_level``: the AI's strength for bots, allied armies and timed-out players;
     ``ai_delay_ms``: the pause between its moves (``settings.AI_DELAY_MS`` when not given);
     ``hints``: whether players may ask the AI for a hint; ``rated``: asked for a rated game
-    (it stays rated at the start only if every seat is a person, ``games.ratings.rate``)."""
+    (it stays rated at the start only if every seat is a person, ``games.ratings.rate``);
+    ``trial``: the map may be a trial copy (``game_try_map``)."""
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise ApplicationError(
             f"a game has {MIN_SEATS}-{MAX_SEATS} seats", code="invalid", field="seats"
         )
     check_name(creator)
-    chosen = checked_options(options or {})
+    chosen = checked_options(options or {}, trial=trial)
+    check_seats(chosen, seats)
     per_decision = allowance(time_control, minutes, days)
     if not 1 <= max_timeouts <= MAX_TIMEOUTS:
         raise ApplicationError(
@@ -126,8 +130,22 @@ def game_create(
     return game
 
 
-def checked_options(raw: dict[str, Any]) -> Options:
-    """The rules options a creator chose, each checked, with its field named when wrong."""
+def check_seats(options: Options, seats: int, *, field: str = "seats") -> None:
+    """As many seats as the game's map is made for (``Map.min_seats``/``max_seats``)."""
+    board = load_map(options.map, options.map_version)
+    if not board.min_seats <= seats <= board.max_seats:
+        raise ApplicationError(
+            f"a game on the {options.map} map has {board.min_seats}-{board.max_seats} seats",
+            code="invalid", field=field,
+        )  # fmt: skip
+
+
+def checked_options(raw: dict[str, Any], *, trial: bool = False) -> Options:
+    """The rules options a creator chose, each checked, with its field named when wrong.
+
+    The map is one of the published maps (``risk.maps.store``; with ``trial``, a trial copy may
+    be named too), at the version asked for or else its newest published one: the options
+    returned name the version, so the game keeps it whatever is published later."""
     known = set(Options.__dataclass_fields__)
     for key in raw:
         if key not in known:
@@ -180,11 +198,16 @@ def checked_options(raw: dict[str, Any]) -> Options:
                 f"one of {', '.join(allowed)}", code="invalid", field=f"options.{choice}",
                 allowed=list(allowed),
             )  # fmt: skip
-    if raw.get("map", "classic") not in map_names():
+    name, version = raw.get("map", "classic"), raw.get("map_version")
+    try:
+        version = playable(name, version, trial=trial)
+    except MapRefused as refused:
+        field = "options.map" if version is None else "options.map_version"
         raise ApplicationError(
-            "no such map", code="invalid", field="options.map", allowed=list(map_names())
-        )
-    return Options.from_dict({**raw, "win": win})
+            refused.message, code="invalid", field=field,
+            allowed=[offer.name for offer in offered_maps()],
+        ) from None  # fmt: skip
+    return Options.from_dict({**raw, "win": win, "map": name, "map_version": version})
 
 
 def allowance(time_control: str, minutes: int | None, days: int | None) -> timedelta | None:
@@ -341,13 +364,17 @@ def game_create_seated(
     time_per_decision: timedelta | None,
     ai_level: str,
     rated: bool,
+    public: bool = True,
+    trial: bool = False,
 ) -> Game:
     """A game dealt at once with ``players`` in its seats, in order (a tournament's table):
     ``None`` is a bot seat. ``creator`` (the tournament's staff) holds no seat. Hints are off:
     a tournament game is the players' own play. The caller holds ``atomic``."""
+    chosen = checked_options(options, trial=trial)
+    check_seats(chosen, len(players))
     game = Game.objects.create(
         kind=NAUTICAL_RISK, name=name, creator=creator, seat_count=len(players),
-        options=checked_options(options).to_dict(), public=True, time_control=time_control,
+        options=chosen.to_dict(), public=public, time_control=time_control,
         time_per_decision=time_per_decision, server_seed=(seed := new_seed()),
         seed_commitment=commitment_of(seed), ai_level=ai_level, ai_delay_ms=settings.AI_DELAY_MS,
         hints=False, rated=rated,
@@ -360,6 +387,19 @@ def game_create_seated(
             player=user.get_username() if user is not None else f"{BOT_PREFIX}{position + 1}",
         )  # fmt: skip
     return _start(game_lock(game.pk))
+
+
+def game_try_map(*, creator: Any, name: str, version: int, seats: int, watch: bool = False) -> Game:
+    """Staff try a map version (a trial copy of a draft, or a published one) against bots: a
+    private, unrated game, started at once; ``creator`` plays the first seat against bots, or
+    (``watch``) only watches a game of bots. Never listed in the lobby (private), never rated."""
+    players: list[Any] = [None] * seats if watch else [creator, *[None] * (seats - 1)]
+    with transaction.atomic():
+        return game_create_seated(
+            creator=creator, players=players, name=f"Trying the map {name}@{version}",
+            options={"map": name, "map_version": version}, time_control=Game.TimeControl.UNTIMED,
+            time_per_decision=None, ai_level="hard", rated=False, public=False, trial=True,
+        )  # fmt: skip
 
 
 def _started(game: Game, state: Any, seats: list[Seat]) -> None:

@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from games.play.api import games, pieces, protocol, replays
+from games.play import admin
+from games.play.api import games, maps, pieces, protocol, replays
 
 urlpatterns = [
     path("protocol", protocol.ProtocolApi.as_view(), name="protocol"),
@@ -24,4 +25,16 @@ urlpatterns = [
     path("games/<id:game_id>/hint", games.HintApi.as_view(), name="game-hint"),
     path("games/<id:game_id>/pieces", pieces.GamePiecesApi.as_view(), name="game-pieces"),
     path("me/pieces", pieces.MyPiecesApi.as_view(), name="my-pieces"),
+    path("maps", maps.MapListApi.as_view(), name="maps"),
+    path("maps/<slug:name>/<int:version>", maps.MapVersionApi.as_view(), name="map-version"),
+    path(
+        "maps/<slug:name>/<int:version>/publish",
+        maps.MapPublishApi.as_view(),
+        name="map-publish",
+    ),
+]
+
+#: Pages outside ``/api/`` (``games.urls`` mounts them at the root).
+page_urlpatterns = [
+    path("maps/<int:map_id>/try", admin.map_try, name="map-try"),
 ]

@@ -40,6 +40,7 @@ from games.tournaments import access, pairing, results
 from games.tournaments.log import logged
 from games.tournaments.settings import SETTINGS, TournamentSettings, limits
 from games.web.exceptions import ApplicationError, ConflictError, NotFoundError
+from risk.rules import Options
 
 #: Side names a room tournament gets unless the staff name them: first-named plays the first.
 DEFAULT_SIDES = {
@@ -96,6 +97,10 @@ def tournament_create(*, actor: Any, settings: TournamentSettings) -> Tournament
     if min_entrants is None:
         min_entrants = s.table_min if format == Tournament.Format.TABLES else 2
     check_counts(format, min_entrants, max_entrants, s.table_min, s.table_max)
+    if play == Tournament.Play.FAST_RISK:
+        tables = (s.table_min, s.table_max) if format == Tournament.Format.TABLES else (2, 2)
+        for field, seats in zip(("table_min", "table_max"), tables, strict=True):
+            lobby.check_seats(Options.from_dict(fields["options"]), seats, field=field)
     _check_rounds(format, s.rounds, s.late_entry_rounds)
     points = _checked_points(s.place_points, s.table_max)
     registration_opens, registration_closes = s.registration_opens, s.registration_closes

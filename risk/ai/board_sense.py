@@ -41,7 +41,7 @@ class Side:
 
     @cached_property
     def bmap(self) -> BoardMap:
-        return load_map(self.state.options.map)
+        return load_map(self.state.options.map, self.state.options.map_version)
 
     @cached_property
     def enemies(self) -> frozenset[str]:

@@ -26,7 +26,7 @@ MUST_TURN_IN_AT = 5
 
 
 def board_map(state: GameState) -> BoardMap:
-    return load_map(state.options.map)
+    return load_map(state.options.map, state.options.map_version)
 
 
 # --- the army ledger ----------------------------------------------------------------------------

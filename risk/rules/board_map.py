@@ -1,13 +1,22 @@
 """The board of Nautical-but-Nice Fast Risk as validated, immutable data.
 
-Pure rules (design.md section 1): standard library only. A map is a JSON document in
-``risk/data/<name>-risk-map.json``, package data read through ``importlib.resources``; ``load_map``
-reads and checks it once per process and hands out a frozen ``BoardMap``; ``parse_map`` checks
-any decoded document (a second map is only data).
+Pure rules (design.md section 1): standard library only. A map is a JSON document; ``parse_map``
+checks any decoded document and builds a frozen ``BoardMap`` (a second map is only data), and
+``map_errors`` lists every fault it finds instead of stopping at the first (an editor wants them
+all at once). Each map has a name (``classic``) and versions 1, 2, ...: a version, once a game can
+be played on it, never changes, so ``load_map(name, version)`` is cached for good.
+
+Where the documents come from: the sources registered with ``register_map_source`` (the server
+registers the maps of its database, ``risk.maps``, from ``RiskConfig.ready``), asked in turn;
+then the package data ``risk/data/<name>-risk-map.json`` (read through ``importlib.resources``),
+which is version 1 of that map. So the rules, the AI, their tests and the benchmarks run the
+packaged maps with no database at all.
 
 The document:
 
-- ``name`` (text), ``notes`` (optional list of text);
+- ``name`` (the map's title, text), ``notes`` (optional list of text);
+- ``seats`` (optional): ``{"min": m, "max": n}``, the players a game on the map may have,
+  ``MIN_SEATS`` to ``MAX_SEATS`` when left out;
 - ``continents``: ``{name: {"bonus": positive int, "territories": [names]}}``;
 - ``territories``: ``{name: {"continent", "card" ("Infantry"|"Cavalry"|"Artillery"),
   "adjacent": [names], "oceans": [ocean names], ...}}`` (extra keys such as ``ocean_source`` are
@@ -20,9 +29,15 @@ The document:
   in one ocean, except the lane that joins a coast's own stations on two oceans (going round or
   through that coast).
 
-Checks raise ``MapError`` on the first fault, with a short stable ``code`` and a message that names
-the key, territory or station at fault (in the spirit of diplomacy's numbered map errors and Unciv's
-ruleset validator). Nothing about the classic board is written here; its facts are in the tests.
+What the set-up and the notation need of any map is checked too: every territory has a border;
+the territories deal into ``PILES`` equal piles of at least ``ALLY_EXTRA`` (``risk.rules.setup``);
+the card symbols are equally many (the deck: one card per territory with its symbol, plus
+``wild_cards``); names are words a move by mail can spell (no ``>``, ``+``, ``,`` or ``:``, not a
+number, a ship or ``wild``, and no two territories differing only in case).
+
+Checks raise ``MapError`` with a short stable ``code`` and a message that names the key, territory
+or station at fault (in the spirit of diplomacy's numbered map errors and Unciv's ruleset
+validator). Nothing about the classic board is written here; its facts are in the tests.
 
 Queries on the sea (``distance``, ``reachable``, ``coasts_within``) walk the whole station graph,
 so a route may pass from one ocean to another through a two-ocean coast. Unknown territory or
@@ -35,9 +50,9 @@ import heapq
 import json
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from types import MappingProxyType
@@ -56,7 +71,22 @@ CARD_SYMBOLS: Mapping[str, CardSymbol] = MappingProxyType(
 #: Separates ocean and territory in a station key: ``"<ocean>:<territory>"``.
 STATION_SEPARATOR = ":"
 
-_MAP_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+_MAP_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+#: ``"<name>@<version>"``: one version of a map, as a game records it and a URL names it.
+_MAP_REF = re.compile(r"(?P<name>[a-z0-9][a-z0-9_-]{0,39})@(?P<version>[1-9][0-9]{0,8})")
+#: The version the packaged file of a map is.
+PACKAGED_VERSION = 1
+
+#: The set-up deals the territory cards into this many equal piles, one per seat, players and
+#: allied armies together (``risk.rules.setup``); an allied army's pile takes
+#: ``ALLY_EXTRA`` extra armies on as many of its territories, so a pile holds at least that many.
+PILES = 6
+ALLY_EXTRA = 3
+#: The fewest and most players a map may allow (``seats``); the rest of the piles are allies.
+MIN_SEATS, MAX_SEATS = 2, PILES
+#: Words of the move notation (``risk.rules.notation``) a name must not be or hold.
+_NOT_IN_NAMES = (">", "+", ",", STATION_SEPARATOR)
+_NOTATION_WORD = re.compile(r"[0-9]+|[sS][0-9]+|wild", re.IGNORECASE)
 
 
 class MapError(ValueError):
@@ -106,6 +136,8 @@ class BoardMap:
     stations: Mapping[str, Station]
     lanes: tuple[tuple[str, str, int], ...]
     wild_cards: int
+    min_seats: int = MIN_SEATS
+    max_seats: int = MAX_SEATS
     _links: Mapping[str, tuple[tuple[str, int], ...]] = field(init=False, repr=False, compare=False)
     _distances: dict[str, Mapping[str, int]] = field(init=False, repr=False, compare=False)
 
@@ -142,6 +174,12 @@ class BoardMap:
 
     def continent_of(self, territory: str) -> str:
         return self.territories[territory].continent
+
+    def deck(self) -> tuple[str, ...]:
+        """The Risk cards the map implies: one per territory (its symbol is the territory's
+        ``card``), in map order, then ``wild_cards`` wilds (named ``"wild"``, as a hand holds
+        them)."""
+        return (*self.territories, *("wild",) * self.wild_cards)
 
     # -- sea ----------------------------------------------------------------------------------
 
@@ -203,41 +241,135 @@ class BoardMap:
 
 
 def map_path(name: str) -> Traversable:
-    """Where the map called ``name`` lives: ``risk/data/<name>-risk-map.json``."""
-    if not isinstance(name, str) or not _MAP_NAME.fullmatch(name):
-        raise MapError("bad-map-name", f"map name {name!r} is not lower-case letters, digits, -, _")
+    """Where the packaged map called ``name`` lives: ``risk/data/<name>-risk-map.json``."""
+    check_map_name(name)
     return DATA_DIR / f"{name}-risk-map.json"
 
 
+def check_map_name(name: Any) -> str:
+    """``name`` if it is a map name (lower-case letters, digits, ``-``, ``_``; at most 40)."""
+    if not isinstance(name, str) or not _MAP_NAME.fullmatch(name):
+        raise MapError("bad-map-name", f"map name {name!r} is not lower-case letters, digits, -, _")
+    return name
+
+
 def map_names() -> tuple[str, ...]:
-    """The maps there are files for, sorted (what a new game may ask for)."""
+    """The maps there are packaged files for, sorted (each is version 1 of its map)."""
     suffix = "-risk-map.json"
     names = (p.name[: -len(suffix)] for p in DATA_DIR.iterdir() if p.name.endswith(suffix))
     return tuple(sorted(names))
 
 
-def load_map(name: str = "classic") -> BoardMap:
-    """Read, check and freeze a map file; the same object on every call for the same name."""
-    return _load(name)
+def map_ref(name: str, version: int) -> str:
+    """``"classic@1"``: how a game, a URL or a log names one version of a map."""
+    return f"{name}@{version}"
 
 
-@cache
-def _load(name: str) -> BoardMap:
-    path = map_path(name)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise MapError("unknown-map", f"no map {name!r}: {path} does not exist") from None
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MapError("bad-json", f"{path}: not JSON ({exc})") from None
-    return parse_map(raw, source=str(path))
+def parse_map_ref(text: str) -> tuple[str, int]:
+    """``"small@2"`` as ``("small", 2)``; a bare name is its packaged version (1)."""
+    match = _MAP_REF.fullmatch(text) if isinstance(text, str) else None
+    if match:
+        return match["name"], int(match["version"])
+    return check_map_name(text), PACKAGED_VERSION
+
+
+#: A source of map documents: ``source(name, version)`` gives the document of that version (the
+#: map document, with its drawn board under ``"board"`` if it has one), or None when it has no
+#: such map. It must only ever answer with a version that no longer changes: ``load_map`` keeps
+#: the answer for the life of the process.
+MapSource = Callable[[str, int], Mapping[str, Any] | None]
+_SOURCES: list[MapSource] = []
+
+
+def register_map_source(source: MapSource) -> None:
+    """Ask ``source`` for maps before the packaged files (once, however often registered)."""
+    if source not in _SOURCES:
+        _SOURCES.append(source)
+
+
+def unregister_map_source(source: MapSource) -> None:
+    if source in _SOURCES:
+        _SOURCES.remove(source)
+    clear_map_cache()
+
+
+def clear_map_cache() -> None:
+    """Forget every map read so far (tests that make maps of their own; a version that a source
+    has served never changes, so the server itself never needs this)."""
+    _load.cache_clear()
+    _load_shapes.cache_clear()
+
+
+def load_map(name: str = "classic", version: int = PACKAGED_VERSION) -> BoardMap:
+    """Version ``version`` of map ``name`` (or ``name`` written ``"small@2"``), checked and
+    frozen; the same object on every call.
+
+    Cached per (name, version) in a bounded LRU: a version never changes once served (an edit
+    is a new version), so nothing is ever invalidated; a map pushed out is simply read again.
+    """
+    if isinstance(name, str) and "@" in name:
+        name, version = parse_map_ref(name)
+    return _load(name, version)
+
+
+def _document(name: str, version: int) -> tuple[Mapping[str, Any], str, bool]:
+    """The document of (name, version), where it came from (for messages), and whether that is
+    the packaged file (whose drawn board is a file of its own)."""
+    check_map_name(name)
+    if not _is_int(version) or version < 1:
+        raise MapError("bad-map-version", f"map version {version!r} is not a whole number >= 1")
+    for source in tuple(_SOURCES):
+        found = source(name, version)
+        if found is not None:
+            return found, map_ref(name, version), False
+    if version == PACKAGED_VERSION:
+        path = map_path(name)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise MapError("unknown-map", f"no map {name!r}: {path} does not exist") from None
+        try:
+            return json.loads(text), str(path), True
+        except json.JSONDecodeError as exc:
+            raise MapError("bad-json", f"{path}: not JSON ({exc})") from None
+    raise MapError("unknown-map", f"no map {map_ref(name, version)!r}")
+
+
+@lru_cache(maxsize=64)
+def _load(name: str, version: int) -> BoardMap:
+    raw, source, _packaged = _document(name, version)
+    return parse_map(raw, source=source)
 
 
 def parse_map(raw: Any, *, source: str = "<data>") -> BoardMap:
-    """Check a decoded map document and build its ``BoardMap``; raise ``MapError`` on a fault."""
-    return _Checker(source).build(raw)
+    """Check a decoded map document and build its ``BoardMap``; raise the first ``MapError``."""
+    checker = _Checker(source)
+    try:
+        return checker.build(raw)
+    except _Stop:
+        raise checker.found[0] from None
+    except MapError:
+        if checker.found:
+            raise checker.found[0] from None
+        raise
+
+
+def map_errors(raw: Any, *, source: str = "<data>") -> list[MapError]:
+    """Every fault of a map document that ``parse_map`` would refuse, in the order it checks them
+    (empty: the map is good). Faults of one kind are all listed; a later check that depends on an
+    earlier one (the sea on its stations) waits until the earlier faults are mended."""
+    checker = _Checker(source)
+    try:
+        checker.build(raw)
+    except _Stop:
+        return list(checker.found)
+    except MapError as error:
+        return [*checker.found, error]
+    return []
+
+
+class _Stop(Exception):
+    """Faults were noted (``_Checker.found``) that keep the next checks from making sense."""
 
 
 def _is_int(value: Any) -> TypeGuard[int]:
@@ -249,11 +381,23 @@ def _is_number(value: Any) -> TypeGuard[int | float]:
 
 
 class _Checker:
+    """One check of one document. A fault that leaves nothing to check further is raised at
+    once (``fail``); a fault in one entry among many is noted (``note``) and the entries after it
+    are still checked, and ``settle`` stops before a step that builds on faulty ones."""
+
     def __init__(self, source: str):
         self.source = source
+        self.found: list[MapError] = []
 
     def fail(self, code: str, message: str) -> MapError:
         return MapError(code, f"{self.source}: {message}")
+
+    def note(self, code: str, message: str) -> None:
+        self.found.append(self.fail(code, message))
+
+    def settle(self) -> None:
+        if self.found:
+            raise _Stop
 
     # typed access ---------------------------------------------------------------------------
 
@@ -282,6 +426,20 @@ class _Checker:
             seen.add(value)
         return values
 
+    def spelt(self, name: str, what: str) -> None:
+        """A name a move by mail can write (``risk.rules.notation`` reads whole words)."""
+        bad = [part for part in _NOT_IN_NAMES if part in name]
+        words = name.split()
+        if bad or not words or " ".join(words) != name:
+            shown = f"holds {bad[0]!r}" if bad else "has stray spaces"
+            self.note("bad-name", f"{what} {name!r} {shown}: the move notation cannot spell it")
+        elif any(_NOTATION_WORD.fullmatch(word) for word in words):
+            self.note(
+                "bad-name",
+                f"{what} {name!r} has a word the move notation reads otherwise (a number, a "
+                "ship such as S3, or wild)",
+            )
+
     # the document ---------------------------------------------------------------------------
 
     def build(self, raw: Any) -> BoardMap:
@@ -292,16 +450,22 @@ class _Checker:
             notes = self.get(raw, "notes", list, "map")
             if not all(isinstance(note, str) for note in notes):
                 raise self.fail("bad-type", "map.notes must hold only text")
+        seats = self.seats(raw)
         oceans = self.oceans(raw)
         continents = self.continents(raw)
         territories = self.territories(raw, continents, oceans)
+        self.settle()
         self.membership(continents, territories)
         self.borders(territories)
         wild_cards = self.cards(raw, territories)
         sea = self.get(raw, "sea", dict, "map")
+        self.settle()
         stations = self.stations(sea, territories, oceans)
+        self.settle()
         lanes = self.lanes(sea, stations)
+        self.settle()
         self.connected(oceans, territories, stations, lanes)
+        self.settle()
         return BoardMap(
             name=name,
             continents=MappingProxyType(continents),
@@ -310,13 +474,29 @@ class _Checker:
             stations=MappingProxyType(stations),
             lanes=lanes,
             wild_cards=wild_cards,
+            min_seats=seats[0],
+            max_seats=seats[1],
         )
+
+    def seats(self, raw: dict[str, Any]) -> tuple[int, int]:
+        if "seats" not in raw:
+            return MIN_SEATS, MAX_SEATS
+        body = self.get(raw, "seats", dict, "map")
+        least, most = body.get("min"), body.get("max")
+        if not (_is_int(least) and _is_int(most) and MIN_SEATS <= least <= most <= MAX_SEATS):
+            raise self.fail(
+                "bad-seats",
+                f"seats {body!r} is not {{'min': m, 'max': n}} with "
+                f"{MIN_SEATS} <= m <= n <= {MAX_SEATS}",
+            )
+        return least, most
 
     def oceans(self, raw: dict[str, Any]) -> tuple[str, ...]:
         oceans = self.names(raw, "oceans", "map")
         for ocean in oceans:
             if STATION_SEPARATOR in ocean:
                 raise self.fail("bad-ocean", f"ocean {ocean!r} contains {STATION_SEPARATOR!r}")
+            self.spelt(ocean, "ocean")
         return tuple(oceans)
 
     def continents(self, raw: dict[str, Any]) -> dict[str, Continent]:
@@ -329,10 +509,10 @@ class _Checker:
                 raise self.fail("missing-key", f"{where} has no 'bonus'")
             bonus = body["bonus"]
             if not _is_int(bonus) or bonus < 1:
-                raise self.fail("bad-bonus", f"{where} has bonus {bonus!r}, not a positive int")
+                self.note("bad-bonus", f"{where} has bonus {bonus!r}, not a positive int")
             members = self.names(body, "territories", where)
             if not members:
-                raise self.fail("empty-continent", f"{where} lists no territory")
+                self.note("empty-continent", f"{where} lists no territory")
             continents[name] = Continent(name, bonus, tuple(members))
         if not continents:
             raise self.fail("missing-key", "map.continents is empty")
@@ -345,38 +525,46 @@ class _Checker:
         if not body_of:
             raise self.fail("missing-key", "map.territories is empty")
         territories: dict[str, Territory] = {}
+        folded: dict[str, str] = {}
         for name, body in body_of.items():
             where = f"territory {name!r}"
             if STATION_SEPARATOR in name:
                 raise self.fail("bad-territory", f"{where} contains {STATION_SEPARATOR!r}")
+            self.spelt(name, "territory")
+            if name.lower() in folded:
+                self.note(
+                    "bad-name",
+                    f"{where} and {folded[name.lower()]!r} differ only in case: the move "
+                    "notation reads names in any case",
+                )
+            folded[name.lower()] = name
             if not isinstance(body, dict):
                 raise self.fail("bad-type", f"{where} must be an object")
             continent = self.get(body, "continent", str, where)
             if continent not in continents:
-                raise self.fail(
-                    "unknown-continent", f"{where} is in unknown continent {continent!r}"
-                )
+                self.note("unknown-continent", f"{where} is in unknown continent {continent!r}")
             card = self.get(body, "card", str, where)
             if card not in CARD_SYMBOLS:
-                raise self.fail(
+                self.note(
                     "bad-card",
                     f"{where} has card symbol {card!r}, not one of {', '.join(CARD_SYMBOLS)}",
                 )
             adjacent = self.names(body, "adjacent", where)
             for other in adjacent:
                 if other == name:
-                    raise self.fail("self-border", f"{where} lists itself as adjacent")
-                if other not in body_of:
-                    raise self.fail(
+                    self.note("self-border", f"{where} lists itself as adjacent")
+                elif other not in body_of:
+                    self.note(
                         "unknown-neighbour", f"{where} is adjacent to unknown territory {other!r}"
                     )
             touches = self.names(body, "oceans", where)
             for ocean in touches:
                 if ocean not in oceans:
-                    raise self.fail("unknown-ocean", f"{where} touches unknown ocean {ocean!r}")
+                    self.note("unknown-ocean", f"{where} touches unknown ocean {ocean!r}")
             territories[name] = Territory(
-                name, continent, CARD_SYMBOLS[card], tuple(adjacent), tuple(touches)
-            )
+                name, continent, CARD_SYMBOLS.get(card, "infantry"), tuple(adjacent),
+                tuple(touches),
+            )  # fmt: skip
         return territories
 
     def membership(
@@ -384,37 +572,49 @@ class _Checker:
     ) -> None:
         listed_in: dict[str, str] = {}
         for continent in continents.values():
+            self.spelt(continent.name, "continent")
             for member in continent.territories:
                 if member not in territories:
-                    raise self.fail(
+                    self.note(
                         "unknown-territory",
                         f"continent {continent.name!r} lists unknown territory {member!r}",
                     )
-                if member in listed_in:
-                    raise self.fail(
+                elif member in listed_in:
+                    self.note(
                         "territory-in-two-continents",
                         f"territory {member!r} is listed in continents {listed_in[member]!r} "
                         f"and {continent.name!r}",
                     )
-                listed_in[member] = continent.name
+                else:
+                    listed_in[member] = continent.name
         for territory in territories.values():
             if territory.name not in listed_in:
-                raise self.fail(
+                self.note(
                     "territory-in-no-continent",
                     f"territory {territory.name!r} is listed in no continent",
                 )
-            if listed_in[territory.name] != territory.continent:
-                raise self.fail(
+            elif listed_in[territory.name] != territory.continent:
+                self.note(
                     "continent-mismatch",
                     f"territory {territory.name!r} says continent {territory.continent!r} but is "
                     f"listed in {listed_in[territory.name]!r}",
                 )
+        count = len(territories)
+        if count % PILES or count < PILES * ALLY_EXTRA:
+            self.note(
+                "territory-count",
+                f"the map has {count} territories: the set-up deals them into {PILES} equal "
+                f"piles of at least {ALLY_EXTRA}, so a multiple of {PILES}, at least "
+                f"{PILES * ALLY_EXTRA}",
+            )
 
     def borders(self, territories: dict[str, Territory]) -> None:
         for territory in territories.values():
+            if not territory.adjacent:
+                self.note("no-border", f"territory {territory.name!r} borders no territory")
             for other in territory.adjacent:
                 if territory.name not in territories[other].adjacent:
-                    raise self.fail(
+                    self.note(
                         "one-way-border",
                         f"{territory.name!r} lists {other!r} as adjacent but {other!r} does not "
                         f"list {territory.name!r}",
@@ -425,12 +625,12 @@ class _Checker:
         per_symbol = {symbol: counts[symbol] for symbol in CARD_SYMBOLS.values()}
         if len(set(per_symbol.values())) != 1:
             shown = ", ".join(f"{n} {symbol}" for symbol, n in per_symbol.items())
-            raise self.fail("uneven-cards", f"card symbols are not equally many: {shown}")
+            self.note("uneven-cards", f"card symbols are not equally many: {shown}")
         if "wild_cards" not in raw:
             raise self.fail("missing-key", "map has no 'wild_cards'")
         wild = raw["wild_cards"]
         if not _is_int(wild) or wild < 0:
-            raise self.fail("bad-wild-cards", f"wild_cards is {wild!r}, not a non-negative int")
+            self.note("bad-wild-cards", f"wild_cards is {wild!r}, not a non-negative int")
         return wild
 
     def stations(
@@ -442,24 +642,27 @@ class _Checker:
             where = f"station {key!r}"
             ocean, sep, territory = key.partition(STATION_SEPARATOR)
             if not sep or ocean not in oceans or territory not in territories:
-                raise self.fail(
+                self.note(
                     "bad-station-key",
                     f"{where} is not '<ocean>{STATION_SEPARATOR}<territory>' with a known ocean "
                     "and territory",
                 )
+                continue
             if ocean not in territories[territory].oceans:
-                raise self.fail(
+                self.note(
                     "stray-station", f"{where}: territory {territory!r} does not touch {ocean!r}"
                 )
+                continue
             if not isinstance(body, dict):
                 raise self.fail("bad-type", f"{where} must be an object")
             place = []
             for axis in ("x", "y"):
                 value = body.get(axis)
                 if not _is_number(value) or not 0 <= value <= 1:
-                    raise self.fail(
+                    self.note(
                         "bad-coordinates", f"{where} has {axis} = {value!r}, not a number in 0..1"
                     )
+                    value = 0
                 place.append(float(value))
             given[key] = Station(key, ocean, territory, place[0], place[1])
         # One station per coast: the map's ocean order, then territory order.
@@ -470,15 +673,16 @@ class _Checker:
                     continue
                 key = station_key(ocean, territory.name)
                 if key not in given:
-                    raise self.fail(
+                    self.note(
                         "missing-station",
                         f"territory {territory.name!r} touches {ocean!r} but has no station "
                         f"{key!r}",
                     )
+                    continue
                 stations[key] = given[key]
         for ocean in oceans:
-            if not any(s.ocean == ocean for s in stations.values()):
-                raise self.fail("empty-ocean", f"no territory touches ocean {ocean!r}")
+            if not any(ocean in t.oceans for t in territories.values()):
+                self.note("empty-ocean", f"no territory touches ocean {ocean!r}")
         return stations
 
     def lanes(
@@ -489,24 +693,25 @@ class _Checker:
         for number, lane in enumerate(self.get(sea, "lanes", list, "sea"), start=1):
             where = f"lane {number} {lane!r}"
             if not isinstance(lane, list) or len(lane) != 3:
-                raise self.fail("bad-lane", f"{where} is not [station, station, distance]")
+                self.note("bad-lane", f"{where} is not [station, station, distance]")
+                continue
             a, b, length = lane
-            for end in (a, b):
-                if not isinstance(end, str) or end not in stations:
-                    raise self.fail("unknown-station", f"{where} names unknown station {end!r}")
+            unknown = [end for end in (a, b) if not isinstance(end, str) or end not in stations]
+            if unknown:
+                self.note("unknown-station", f"{where} names unknown station {unknown[0]!r}")
+                continue
             if a == b:
-                raise self.fail("self-lane", f"{where} joins station {a!r} to itself")
+                self.note("self-lane", f"{where} joins station {a!r} to itself")
+                continue
             if not _is_int(length) or length < 1:
-                raise self.fail(
-                    "bad-distance", f"{where} has distance {length!r}, not a positive int"
-                )
+                self.note("bad-distance", f"{where} has distance {length!r}, not a positive int")
             pair = frozenset((a, b))
             if pair in seen:
-                raise self.fail("duplicate-lane", f"{where} joins {a!r} and {b!r} a second time")
+                self.note("duplicate-lane", f"{where} joins {a!r} and {b!r} a second time")
             seen.add(pair)
             here, there = stations[a], stations[b]
             if here.ocean != there.ocean and here.territory != there.territory:
-                raise self.fail(
+                self.note(
                     "cross-ocean-lane",
                     f"{where} joins {a!r} and {b!r}: a lane between two oceans must join one "
                     "coast's own stations",
@@ -530,12 +735,13 @@ class _Checker:
             parts = _components(members, inside)
             if len(parts) > 1:
                 main = max(parts, key=len)
-                stray = next(key for key in members if key not in main)
-                raise self.fail(
-                    "unreachable-station",
-                    f"station {stray!r} cannot be reached from {next(iter(main))!r} by the lanes "
-                    f"of the {ocean}",
-                )
+                for stray in (key for key in members if key not in main):
+                    self.note(
+                        "unreachable-station",
+                        f"station {stray!r} cannot be reached from {next(iter(main))!r} by the "
+                        f"lanes of the {ocean}",
+                    )
+        self.settle()
         # Across oceans: oceans that share a coast must be joined by the lanes.
         can_meet = _components(
             list(oceans),
@@ -554,7 +760,7 @@ class _Checker:
             ]
             for key in firsts[1:]:
                 if part_of[key] != part_of[firsts[0]]:
-                    raise self.fail(
+                    self.note(
                         "disconnected-sea",
                         f"the {stations[key].ocean} cannot be reached from the "
                         f"{stations[firsts[0]].ocean} ({key!r} from {firsts[0]!r}) although "
@@ -586,7 +792,8 @@ def _components(nodes: list[str], edges: list[tuple[str, str]]) -> list[list[str
 # for the game page: ``viewBox`` ``[0, 0, width, height]``; ``territories``, a list of
 # ``{"name", "polygon": [[x, y], ...], "label": [x, y], ...}`` (a list, so a name given twice is
 # seen); ``links``, ``[{"a", "b", "wrap"}]`` adjacent pairs drawn as a line across water;
-# ``oceans``, a list of ``{"name", "label": [x, y], "stations": {station key: [x, y]}}``.
+# ``oceans``, a list of ``{"name", "label": [x, y], "stations": {station key: [x, y]}}``. A map
+# from a source carries its drawn board in the document, under ``"board"``.
 
 
 def board_shapes_path(name: str) -> Traversable:
@@ -606,7 +813,22 @@ def validate_board_shapes(raw: Any, board: BoardMap, *, source: str = "<data>") 
     its boat lengths and nothing else (``lane-missing``, ``lane-unknown``, ``lane-duplicate``,
     ``bad-lane``), so the board a player reads distances from is the map the engine sails by.
     """
+    errors = board_shape_errors(raw, board, source=source)
+    if errors:
+        raise errors[0]
+
+
+def board_shape_errors(raw: Any, board: BoardMap, *, source: str = "<data>") -> list[MapError]:
+    """Every fault ``validate_board_shapes`` would refuse a drawn board for (empty: good)."""
     check = _Checker(source)
+    try:
+        _check_board(check, raw, board)
+    except MapError as error:
+        return [*check.found, error]
+    return list(check.found)
+
+
+def _check_board(check: _Checker, raw: Any, board: BoardMap) -> None:
     if not isinstance(raw, dict):
         raise check.fail("bad-type", "the board document must be a JSON object")
     box = raw.get("viewBox")
@@ -620,42 +842,49 @@ def validate_board_shapes(raw: Any, board: BoardMap, *, source: str = "<data>") 
         raise check.fail("bad-viewbox", f"viewBox is {box!r}, not [x, y, width, height]")
     x0, y0, width, height = box
 
-    def point(value: Any, where: str) -> None:
+    def point(value: Any, where: str) -> bool:
         if not (isinstance(value, list) and len(value) == 2 and all(_is_number(v) for v in value)):
-            raise check.fail("bad-shape", f"{where}: {value!r} is not a point [x, y]")
+            check.note("bad-shape", f"{where}: {value!r} is not a point [x, y]")
+            return False
         if not (x0 <= value[0] <= x0 + width and y0 <= value[1] <= y0 + height):
-            raise check.fail("shape-outside", f"{where}: point {value!r} is outside the viewBox")
+            check.note("shape-outside", f"{where}: point {value!r} is outside the viewBox")
+            return False
+        return True
 
     shapes = check.get(raw, "territories", list, "the board")
     seen: set[str] = set()
     for body in shapes:
         if not isinstance(body, dict) or not isinstance(body.get("name"), str):
-            raise check.fail("bad-shape", f"territory shape {str(body)[:60]!r} has no name")
+            check.note("bad-shape", f"territory shape {str(body)[:60]!r} has no name")
+            continue
         name = body["name"]
         where = f"shape of {name!r}"
         if name not in board.territories:
-            raise check.fail("shape-unknown", f"{where}: no such territory on the map")
+            check.note("shape-unknown", f"{where}: no such territory on the map")
+            continue
         if name in seen:
-            raise check.fail("shape-duplicate", f"{where} is given twice")
+            check.note("shape-duplicate", f"{where} is given twice")
+            continue
         seen.add(name)
         polygon = body.get("polygon")
         if not isinstance(polygon, list) or len(polygon) < 3:
-            raise check.fail("bad-shape", f"{where}: polygon is not a list of 3 or more points")
-        for p in polygon:
-            point(p, where)
+            check.note("bad-shape", f"{where}: polygon is not a list of 3 or more points")
+        else:
+            all(point(p, where) for p in polygon)  # the first bad point of a shape is enough
         point(body.get("label"), f"label of {name!r}")
     for name in board.territories:
         if name not in seen:
-            raise check.fail("shape-missing", f"territory {name!r} has no shape")
+            check.note("shape-missing", f"territory {name!r} has no shape")
 
-    for link in raw.get("links", []):
+    links = raw.get("links", [])
+    for link in links if isinstance(links, list) else [links]:
         a, b = (link.get("a"), link.get("b")) if isinstance(link, dict) else (None, None)
         if not (isinstance(a, str) and isinstance(b, str)) or not (
             a in board.territories and b in board.territories
         ):
-            raise check.fail("bad-link", f"link {link!r} does not join two territories")
-        if b not in board.territories[a].adjacent:
-            raise check.fail("bad-link", f"link {a!r}-{b!r}: they are not adjacent")
+            check.note("bad-link", f"link {link!r} does not join two territories")
+        elif b not in board.territories[a].adjacent:
+            check.note("bad-link", f"link {a!r}-{b!r}: they are not adjacent")
 
     oceans = check.get(raw, "oceans", list, "the board")
     placed: set[str] = set()
@@ -663,23 +892,26 @@ def validate_board_shapes(raw: Any, board: BoardMap, *, source: str = "<data>") 
     for body in oceans:
         name = body.get("name") if isinstance(body, dict) else None
         if name not in board.oceans:
-            raise check.fail("ocean-unknown", f"ocean {name!r} is not on the map")
+            check.note("ocean-unknown", f"ocean {name!r} is not on the map")
+            continue
         if name in named:
-            raise check.fail("ocean-duplicate", f"ocean {name!r} is given twice")
+            check.note("ocean-duplicate", f"ocean {name!r} is given twice")
+            continue
         named.add(name)
         point(body.get("label"), f"label of ocean {name!r}")
         stations = check.get(body, "stations", dict, f"ocean {name!r}")
         for key, value in stations.items():
             if key not in board.stations or board.stations[key].ocean != name:
-                raise check.fail("station-unknown", f"ocean {name!r}: no station {key!r} there")
+                check.note("station-unknown", f"ocean {name!r}: no station {key!r} there")
+                continue
             point(value, f"station {key!r}")
             placed.add(key)
     for name in board.oceans:
         if name not in named:
-            raise check.fail("ocean-missing", f"ocean {name!r} is not drawn")
+            check.note("ocean-missing", f"ocean {name!r} is not drawn")
     for key in board.stations:
-        if key not in placed:
-            raise check.fail("station-missing", f"station {key!r} is not drawn")
+        if key not in placed and board.stations[key].ocean in named:
+            check.note("station-missing", f"station {key!r} is not drawn")
 
     _check_drawn_lanes(check, check.get(raw, "lanes", list, "the board"), board)
 
@@ -691,30 +923,42 @@ def _check_drawn_lanes(check: _Checker, drawn: list[Any], board: BoardMap) -> No
     seen: set[frozenset[str]] = set()
     for lane in drawn:
         if not (isinstance(lane, list) and len(lane) == 3 and isinstance(lane[2], int)):
-            raise check.fail("bad-lane", f"drawn lane {lane!r} is not [station, station, length]")
+            check.note("bad-lane", f"drawn lane {lane!r} is not [station, station, length]")
+            continue
         a, b, length = lane
         pair = frozenset((a, b)) if isinstance(a, str) and isinstance(b, str) else frozenset()
         if pair not in lengths:
-            raise check.fail("lane-unknown", f"drawn lane {a!r}-{b!r} is not a lane of the map")
-        if pair in seen:
-            raise check.fail("lane-duplicate", f"drawn lane {a!r}-{b!r} is given twice")
-        if length != lengths[pair]:
-            raise check.fail(
+            check.note("lane-unknown", f"drawn lane {a!r}-{b!r} is not a lane of the map")
+        elif pair in seen:
+            check.note("lane-duplicate", f"drawn lane {a!r}-{b!r} is given twice")
+        elif length != lengths[pair]:
+            check.note(
                 "bad-lane", f"drawn lane {a!r}-{b!r} is {length} long; the map says {lengths[pair]}"
             )
         seen.add(pair)
     for a, b, _length in board.lanes:
         if frozenset((a, b)) not in seen:
-            raise check.fail("lane-missing", f"lane {a!r}-{b!r} is not drawn")
+            check.note("lane-missing", f"lane {a!r}-{b!r} is not drawn")
 
 
-@cache
-def load_board_shapes(name: str = "classic") -> Mapping[str, Any]:
-    """Read and check the drawn board of map ``name`` (cached; treat the result as read-only)."""
-    path = board_shapes_path(name)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise MapError("unknown-board", f"no drawn board {name!r}: {path} does not exist") from None
-    validate_board_shapes(raw, load_map(name), source=str(path))
-    return raw
+def load_board_shapes(name: str = "classic", version: int = PACKAGED_VERSION) -> Mapping[str, Any]:
+    """The checked drawn board of version ``version`` of map ``name`` (cached like ``load_map``;
+    treat the result as read-only)."""
+    return _load_shapes(name, version)
+
+
+@lru_cache(maxsize=64)
+def _load_shapes(name: str, version: int) -> Mapping[str, Any]:
+    raw, source, packaged = _document(name, version)
+    drawn = raw.get("board")
+    if drawn is None and packaged:
+        path = board_shapes_path(name)
+        try:
+            drawn = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise MapError("unknown-board", f"no drawn board: {path} does not exist") from None
+        source = str(path)
+    if drawn is None:
+        raise MapError("unknown-board", f"map {map_ref(name, version)!r} has no drawn board")
+    validate_board_shapes(drawn, load_map(name, version), source=source)
+    return drawn

@@ -24,8 +24,8 @@ The invariants (each check below says which):
   territory, the ranking's head after the round limit (``win="round-limit"``); no winner only
   when nobody is left, in an agreed draw (J8), or after a round limit with nobody ranked.
 
-The card and territory counts come from the game's map (``load_map(state.options.map)``), never
-from constants, so a second map is checked as the classic one is.
+The card and territory counts come from the game's map (the version of it the game's options
+name, ``load_map``), never from constants, so a second map is checked as the classic one is.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def violations(state: GameState) -> list[str]:
 
 def _board(state: GameState) -> list[str]:
     found: list[str] = []
-    bmap = load_map(state.options.map)
+    bmap = load_map(state.options.map, state.options.map_version)
     seat_ids = {seat.id for seat in state.seats}
     missing = sorted(set(bmap.territories) - set(state.territories))
     extra = sorted(set(state.territories) - set(bmap.territories))
@@ -117,7 +117,7 @@ def _count(expected: Counter[str], places: dict[str, list[str]], what: str) -> l
 
 
 def _risk_cards(state: GameState) -> list[str]:
-    bmap = load_map(state.options.map)
+    bmap = load_map(state.options.map, state.options.map_version)
     expected = Counter(list(bmap.territories) + [WILD] * bmap.wild_cards)
     places = {
         "the Risk draw pile": state.risk_deck.draw,
@@ -155,7 +155,7 @@ def _poker_cards(state: GameState) -> list[str]:
 
 def _ships(state: GameState) -> list[str]:
     found: list[str] = []
-    bmap = load_map(state.options.map)
+    bmap = load_map(state.options.map, state.options.map_version)
     seat_ids = {seat.id for seat in state.seats}
     battle = state.battle
     in_battle: set[str] = set()

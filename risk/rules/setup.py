@@ -1,7 +1,8 @@
 """Set-up (rule text "Set-Up", "Allied Armies Set-up", "Player Set-up"; design.md section 5).
 
-The 42 territory cards are dealt into six piles of 7; players take piles in seat order, the rest
-become allied armies. Allied armies are placed at once, at random (2 armies per card territory
+The territory cards are dealt into six equal piles (the classic map's 42 into piles of 7; every map
+deals evenly, ``board_map.PILES``); players take piles in seat order, the rest become allied
+armies. Allied armies are placed at once, at random (2 armies per card territory
 plus 3 on each of 3 random ones = 23, a factory, a ship with a die of armies, poker suits dealt
 round-robin). Players get 3 armies per territory (21), a ship with a die of armies and 2 Risk
 cards + 1 poker card; then each sends one ``Arrange``: the free rearrangement, the factory and
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 from combat.dice import SeededDice, shuffle
 from combat.poker.cards import DECK as POKER_DECK
 from combat.poker.cards import SUITS
-from risk.rules import board, touched
+from risk.rules import board, board_map, touched
 from risk.rules.actions import Arrange, IllegalAction
 from risk.rules.board import Event
 from risk.rules.board_map import load_map
@@ -34,12 +35,12 @@ from risk.rules.state import (
 )
 from risk.rules.vocabulary import Refusal
 
-PILES = 6
+PILES = board_map.PILES
 PLAYER_ARMIES_PER_TERRITORY = 3
 ALLY_ARMIES_PER_TERRITORY = 2
-ALLY_EXTRA_TERRITORIES, ALLY_EXTRA_ARMIES = 3, 3
+ALLY_EXTRA_TERRITORIES, ALLY_EXTRA_ARMIES = board_map.ALLY_EXTRA, 3
 START_RISK_CARDS, START_POKER_CARDS = 2, 1
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
+MIN_PLAYERS, MAX_PLAYERS = board_map.MIN_SEATS, board_map.MAX_SEATS
 
 
 DEFAULT_OPTIONS = Options()
@@ -47,8 +48,8 @@ DEFAULT_OPTIONS = Options()
 
 def new_game(players: Sequence[str], *, seed: str, options: Options = DEFAULT_OPTIONS) -> GameState:
     """A game dealt and placed from ``seed``, waiting for each player's ``Arrange``."""
-    _check_players(players)
-    bmap = load_map(options.map)
+    bmap = load_map(options.map, options.map_version)
+    _check_players(players, bmap.min_seats, bmap.max_seats)
     dice = SeededDice(seed, "setup")
     piles = _deal_piles(sorted(bmap.territories), dice)
     seats = [Seat(id=p, kind=PLAYER, player=p, colour=COLOURS[i], set_up=False)
@@ -92,11 +93,13 @@ def new_game(players: Sequence[str], *, seed: str, options: Options = DEFAULT_OP
     return state
 
 
-def _check_players(players: Sequence[str]) -> None:
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+def _check_players(
+    players: Sequence[str], least: int = MIN_PLAYERS, most: int = MAX_PLAYERS
+) -> None:
+    """Names the game can tell apart, as many as the map allows (its ``seats``)."""
+    if not least <= len(players) <= most:
         raise IllegalAction(
-            Refusal.PLAYER_COUNT, f"{MIN_PLAYERS}-{MAX_PLAYERS} players, got {len(players)}",
-            field="players",
+            Refusal.PLAYER_COUNT, f"{least}-{most} players, got {len(players)}", field="players",
         )  # fmt: skip
     if any(not isinstance(p, str) or not p or p.startswith(("ally-", AI_PREFIX)) for p in players):
         raise IllegalAction(

@@ -20,7 +20,7 @@ from combat.poker.draw import HandState
 from combat.poker.draw import Seat as PokerSeat
 from risk.rules.vocabulary import AttackMode
 
-SCHEMA_VERSION = 3  # older stored states: risk.rules.upcast
+SCHEMA_VERSION = 4  # older stored states: risk.rules.upcast
 
 PLAYER, ALLIED = "player", "allied"
 AI_PREFIX = "ai:"  # the actor name of an allied army's AI
@@ -82,6 +82,8 @@ class Options:
     round_limit: int | None = None
     red_queens_high: bool = True
     reveal_needs_cut: bool = False  # hand cards add mobilization dice only when the cut hit
+    # The map and the version of it the game is played on (``risk.rules.board_map.load_map``):
+    # a version never changes, so neither does a running game's board.
     map: str = "classic"
     ally_defender: str = NEXT_PLAYER  # who decides for an attacked allied army
     ally_cards: str = ALLY_OWN  # an allied conquest: the ally draws its own Risk card too
@@ -97,6 +99,7 @@ class Options:
     # the readings marked "revision 2" in risk/RULES.md (so a stored game replays and verifies
     # as it was played), 2 for every new game.
     revision: int = 2
+    map_version: int = 1
 
     def __post_init__(self) -> None:
         choices = {"win": WIN_CONDITIONS, "ally_defender": (NEXT_PLAYER, AI),
@@ -117,6 +120,9 @@ class Options:
             raise ValueError(f"pirate_turns: a whole number 1 to {MAX_PIRATE_TURNS}, or null")
         if self.revision not in REVISIONS:
             raise ValueError(f"revision: one of {', '.join(map(str, REVISIONS))}")
+        version = self.map_version
+        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+            raise ValueError("map_version: a whole number, at least 1")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

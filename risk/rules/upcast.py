@@ -62,10 +62,14 @@ V2_OPTIONS: dict[str, Any] = {
 }
 
 
+#: Every option added with schema version 4, as version 3 games played before it existed.
+V3_OPTIONS: dict[str, Any] = {"map_version": 1}
+
+
 def stored_options(options: Data) -> Options:
     """A game's stored options, an option it was created without set as it then played (the
     oldest games' options lack those of ``V1_OPTIONS`` too)."""
-    return Options.from_dict({**V1_OPTIONS, **V2_OPTIONS, **options})
+    return Options.from_dict({**V1_OPTIONS, **V2_OPTIONS, **V3_OPTIONS, **options})
 
 
 def _v1_to_v2(data: Data) -> Data:
@@ -88,8 +92,14 @@ def _v2_to_v3(data: Data) -> Data:
     return data
 
 
+def _v3_to_v4(data: Data) -> Data:
+    data["options"] = {**V3_OPTIONS, **data["options"]}
+    data["version"] = 4
+    return data
+
+
 #: version -> the upcaster from it to the next version.
-UPCASTERS: dict[int, Callable[[Data], Data]] = {1: _v1_to_v2, 2: _v2_to_v3}
+UPCASTERS: dict[int, Callable[[Data], Data]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 
 
 def upcast(data: Data) -> Data:

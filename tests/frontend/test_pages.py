@@ -104,12 +104,19 @@ def test_a_running_game_page_renders_no_game_data(client, settings):
         assert word not in html
 
 
-def test_the_game_page_fetches_the_drawn_board(client):
-    html = page(client, "/games/42")  # the page names the shapes' address, not the shapes
-    assert 'data-shapes-url="/board/classic.json"' in html
-    response = client.get("/board/classic.json")  # no db fixture: the shapes are a file
+def test_the_game_page_fetches_the_drawn_board_of_its_games_map(client):
+    """The page names no map: game.js asks for /board/<map>/<version>.json once the game's
+    options say which (boardUrl in board.js)."""
+    html = page(client, "/games/42")
+    assert '<div id="board" class="board"></div>' in html and "classic" not in html
+    response = client.get("/board/classic.json")  # no db fixture: the packaged file answers
     assert response.status_code == 200
     shapes = response.json()
     assert len(shapes["territories"]) == 42
     assert {o["name"] for o in shapes["oceans"]} == {"Pacific", "Atlantic", "Indian", "Arctic"}
+    assert client.get("/board/classic/1.json").json() == shapes
+    small = client.get("/board/small/1.json").json()
+    assert len(small["territories"]) == 24 and len(small["cards"]) == 24
+    assert {o["name"] for o in small["oceans"]} == {"Western", "Eastern"}
     assert client.get("/board/nope.json").status_code == 404
+    assert client.get("/board/small/2.json").status_code == 404

@@ -9,15 +9,22 @@ from importlib import resources
 
 import pytest
 
+from risk.rules import board_map
 from risk.rules.board_map import (
     BoardMap,
     MapError,
+    board_shape_errors,
     board_shapes_path,
+    clear_map_cache,
     load_board_shapes,
     load_map,
+    map_errors,
     map_names,
     map_path,
     parse_map,
+    parse_map_ref,
+    register_map_source,
+    unregister_map_source,
     validate_board_shapes,
 )
 from tests.conftest import ROOT
@@ -103,7 +110,7 @@ def test_the_map_and_its_drawn_board_are_package_data_of_risk():
     assert map_path("classic") == resources.files("risk") / "data" / "classic-risk-map.json"
     assert map_path("classic") == data / "classic-risk-map.json"
     assert board_shapes_path("classic") == data / "classic-risk-board.json"
-    assert map_names() == ("classic",)
+    assert map_names() == ("classic", "small")
     assert "sea" in RAW and len(RAW["territories"]) == 42
     assert [p.name for p in (ROOT / "combat" / "data").iterdir()] == ["risk_rolls.npz"]
 
@@ -350,7 +357,32 @@ BROKEN = {
         ("Atlantic:North Africa", "Atlantic:Brazil"),
     ),
     "unreachable-station": (lambda r: _isolate(r, "Atlantic:Iceland"), ("Atlantic:Iceland",)),
+    "no-border": (lambda r: _alone(r, "Madagascar"), ("Madagascar",)),
+    "territory-count": (lambda r: _extra_territory(r, "Atlantis"), ("43 territories", "6 equal")),
+    "bad-seats": (lambda r: r.update(seats={"min": 1, "max": 4}), ("seats", "2 <= m <= n <= 6")),
+    "bad-name": (lambda r: _rename(r, "Peru", "Peru > Chile"), ("Peru > Chile", "'>'")),
 }
+
+
+def _alone(raw: dict, name: str) -> None:
+    """``name`` borders nobody (both ways, so no one-way border is left)."""
+    for other in raw["territories"][name]["adjacent"]:
+        raw["territories"][other]["adjacent"].remove(name)
+    raw["territories"][name]["adjacent"] = []
+
+
+def _extra_territory(raw: dict, name: str) -> None:
+    raw["territories"][name] = {"continent": "Asia", "card": "Infantry",
+                                "adjacent": ["Ural"], "oceans": []}  # fmt: skip
+    raw["territories"]["Ural"]["adjacent"].append(name)
+    raw["continents"]["Asia"]["territories"].append(name)
+
+
+def _rename(raw: dict, old: str, new: str) -> None:
+    """Rename a territory everywhere the document names it."""
+    text = json.dumps(raw).replace(f'"{old}"', f'"{new}"').replace(f":{old}", f":{new}")
+    raw.clear()
+    raw.update(json.loads(text))
 
 
 @pytest.mark.parametrize("code", sorted(BROKEN))
@@ -362,6 +394,96 @@ def test_broken_maps_are_refused_naming_the_fault(code):
         assert culprit in error.message, (culprit, error.message)
     assert str(error) == f"[{code}] {error.message}"
     assert isinstance(error, ValueError)
+
+
+def test_every_fault_of_a_kind_is_listed_at_once():
+    """``map_errors`` lists them all (an editor mends them in one go); ``parse_map`` raises the
+    first of them."""
+
+    def three_faults(raw: dict) -> None:
+        _drop(raw, "Kamchatka", "Alaska")  # one-way
+        _alone(raw, "Madagascar")  # no border
+        raw["territories"]["Japan"]["card"] = "Infantry"  # 15 infantry, 13 artillery
+
+    raw = broken(three_faults)
+    errors = map_errors(raw, source="three.json")
+    assert [e.code for e in errors] == ["one-way-border", "no-border", "uneven-cards"]
+    assert "'Alaska' lists 'Kamchatka'" in errors[0].message
+    assert "'Madagascar' borders no territory" in errors[1].message
+    assert refused(raw).code == "one-way-border"
+    assert map_errors(copy.deepcopy(RAW)) == []
+
+
+def test_the_sea_is_checked_once_the_land_is_good():
+    """A missing station waits for the land's faults: the coasts are counted on good land."""
+
+    def both(raw: dict) -> None:
+        _drop(raw, "Kamchatka", "Alaska")
+        raw["sea"]["stations"].pop("Atlantic:Brazil")
+
+    assert [e.code for e in map_errors(broken(both))] == ["one-way-border"]
+    lone = broken(lambda r: r["sea"]["stations"].pop("Atlantic:Brazil"))
+    assert [e.code for e in map_errors(lone)] == ["missing-station"]
+
+
+@pytest.mark.parametrize(
+    ("name", "word"),
+    [("Area 51", "number"), ("Fort S12", "ship"), ("Wild Lands", "wild"), ("Peru, North", "','")],
+)
+def test_names_the_move_notation_cannot_spell_are_refused(name: str, word: str):
+    error = refused(broken(lambda r: _rename(r, "Peru", name)))
+    assert error.code == "bad-name" and name in error.message and word in error.message
+
+
+def test_two_territories_differing_only_in_case_are_refused():
+    error = refused(broken(lambda r: _rename(r, "Peru", "BRAZIL")))
+    assert error.code == "bad-name"
+    assert "'Brazil' and 'BRAZIL'" in error.message or "'BRAZIL' and 'Brazil'" in error.message
+
+
+def test_a_map_says_how_many_players_it_is_for():
+    assert (load_map().min_seats, load_map().max_seats) == (2, 6)
+    board = parse_map(broken(lambda r: r.update(seats={"min": 3, "max": 5})))
+    assert (board.min_seats, board.max_seats) == (3, 5)
+
+
+def test_map_refs_name_a_version():
+    assert load_map("small@1") is load_map("small", 1)
+    assert parse_map_ref("small@2") == ("small", 2)
+    assert parse_map_ref("classic") == ("classic", 1)
+    with pytest.raises(MapError) as caught:
+        parse_map_ref("Small@2")
+    assert caught.value.code == "bad-map-name"
+
+
+def test_a_registered_source_answers_first_and_is_asked_once_per_version():
+    """The server registers its database; version 1 of a packaged map falls back to the file,
+    another version exists only where a source has it."""
+    asked: list[tuple[str, int]] = []
+    second = copy.deepcopy(RAW)
+    second["continents"]["Asia"]["bonus"] = 9
+    second["board"] = json.loads(board_shapes_path("classic").read_text(encoding="utf-8"))
+
+    def source(name: str, version: int):
+        asked.append((name, version))
+        return second if (name, version) == ("classic", 2) else None
+
+    clear_map_cache()
+    register_map_source(source)
+    try:
+        assert load_map("classic", 2).continents["Asia"].bonus == 9
+        assert load_map("classic", 2) is load_map("classic", 2)
+        assert load_map("classic", 1).continents["Asia"].bonus == 7  # the packaged file
+        assert load_board_shapes("classic", 2)["name"] == "classic"
+        with pytest.raises(MapError) as caught:
+            load_map("classic", 3)
+        assert caught.value.code == "unknown-map" and "classic@3" in caught.value.message
+        assert asked == [("classic", 2), ("classic", 1), ("classic", 2), ("classic", 3)]
+    finally:
+        unregister_map_source(source)
+    assert source not in board_map._SOURCES
+    with pytest.raises(MapError):
+        load_map("classic", 2)
 
 
 def test_a_two_ocean_station_cut_off_from_its_own_ocean_is_refused():
@@ -502,3 +624,11 @@ def _not_adjacent(raw: dict) -> None:
 )
 def test_broken_drawn_boards_are_refused(change, code):
     assert drawn_refused(change).code == code
+
+
+def test_every_fault_of_a_drawn_board_is_listed():
+    raw = copy.deepcopy(BOARD_RAW)
+    _drop_shape(raw)
+    _no_station(raw)
+    codes = [e.code for e in board_shape_errors(raw, load_map(), source="board.json")]
+    assert codes == ["shape-missing", "station-missing"]

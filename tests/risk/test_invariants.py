@@ -131,18 +131,18 @@ def test_a_wild_card_lost() -> None:
 
 def test_the_risk_cards_are_counted_from_the_games_map(monkeypatch: pytest.MonkeyPatch) -> None:
     """A map with three wild cards: the classic deck of two wilds is one short."""
-    asked: list[str] = []
+    asked: list[tuple[str, int]] = []
 
-    def three_wilds(name: str = "classic"):
-        asked.append(name)
-        return replace(load_map(name), wild_cards=3)
+    def three_wilds(name: str = "classic", version: int = 1):
+        asked.append((name, version))
+        return replace(load_map(name, version), wild_cards=3)
 
     monkeypatch.setattr(invariants, "load_map", three_wilds)
     assert violations(sound()) == [
         "Risk card 'wild' is there 2 times, not 3 (found in: the Risk draw pile, "
         "the Risk draw pile)"
     ]
-    assert set(asked) == {"classic"}
+    assert set(asked) == {("classic", 1)}
 
 
 def test_a_revealed_card_not_in_the_hand() -> None:

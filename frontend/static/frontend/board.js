@@ -15,10 +15,22 @@ export function svg(tag, attrs, text) {
 const points = (polygon) => polygon.map(([x, y]) => `${x},${y}`).join(" ");
 const MARKS = ["source", "target", "picked", "choice"];
 
+// A map's ocean as people read it: "Pacific" -> "Pacific Ocean"; a name that already says what
+// water it is ("North Sea") stays as it is.
+export function oceanName(name) {
+  return /\b(ocean|sea|gulf|bay|strait|channel)s?$/i.test(name) ? name : `${name} Ocean`;
+}
+
 // "Pacific:Alaska" -> "Pacific Ocean station off Alaska" (a station is keyed ocean:coast)
 function stationLabel(key) {
   const [ocean, coast] = String(key).split(":");
-  return coast ? `${ocean} Ocean station off ${coast}` : `Station ${key}`;
+  return coast ? `${oceanName(ocean)} station off ${coast}` : `Station ${key}`;
+}
+
+// The drawn board of the map a game is played on: its options name the map and the version.
+export function boardUrl(options) {
+  const o = options || {};
+  return `/board/${encodeURIComponent(o.map || "classic")}/${Number(o.map_version) || 1}.json`;
 }
 
 function captiveCount(ship) {
@@ -60,7 +72,7 @@ function drawLanes(shapes, x0, w) {
   return group;
 }
 
-// host: the element to draw into; shapes: the /board/<name>.json body;
+// host: the element to draw into; shapes: the /board/<name>/<version>.json body;
 // opts: {onPick(name), onShipPick(id), onStationPick(key), controls: {zoomIn, zoomOut, reset}}
 export function create(host, shapes, opts = {}) {
   const onPick = opts.onPick || (() => {});
@@ -79,7 +91,7 @@ export function create(host, shapes, opts = {}) {
   const lanes = drawLanes(shapes, x0, w);
   const stationNotes = svg("g", { class: "station-notes" });
   for (const ocean of shapes.oceans) {
-    oceans.append(svg("text", { x: ocean.label[0], y: ocean.label[1], class: "ocean-label" }, `${ocean.name} Ocean`));
+    oceans.append(svg("text", { x: ocean.label[0], y: ocean.label[1], class: "ocean-label" }, oceanName(ocean.name)));
     for (const [key, [x, y]] of Object.entries(ocean.stations)) {
       const label = stationLabel(key);
       const dot = svg("circle", { cx: x, cy: y, r: 4, class: "station", "data-station": key, tabindex: 0, role: "button", "aria-label": label });

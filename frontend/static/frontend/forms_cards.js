@@ -176,12 +176,12 @@ export function contestSentences(contest) {
 }
 // --- the page ----------------------------------------------------------------------------------
 
-let symbols = null; // territory -> card symbol (Infantry, Cavalry, Artillery), from /board/<map>.json
+let symbols = null; // territory -> card symbol (Infantry, Cavalry, Artillery), from the game's /board/<map>/<version>.json
 let lastView = null;
 
 async function loadSymbols() {
   const host = document.getElementById("board");
-  if (!host || symbols !== null) return;
+  if (!host || symbols !== null || !host.dataset.shapesUrl) return; // game.js sets it with the game
   symbols = {};
   const res = await api("GET", host.dataset.shapesUrl);
   if (res.ok && res.data && res.data.cards) symbols = res.data.cards;

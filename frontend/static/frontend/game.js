@@ -4,7 +4,7 @@
 // connection), panels.js (the read-only panels), board.js (the map), forms.js (the actions),
 // forms_cards.js (the hands and the contest) and text.js (the English). Other modules of the page
 // (chat.js) import `game` from here, and hear "warboard:game-message" / "warboard:game-render".
-import { create as createBoard } from "./board.js";
+import { boardUrl, create as createBoard } from "./board.js";
 import { api, errorText, randomKey, setText } from "./common.js";
 import { renderCards } from "./forms_cards.js";
 import { createActionsPanel } from "./forms.js";
@@ -64,8 +64,13 @@ function noSuchGame(message) {
   setText("status-line", message || `No such game: there is no game ${gameId}.`, "status-line bad");
 }
 
+// The board is drawn once the game is known: its options name the map and the version.
+let shapesAsked = false;
 async function loadShapes() {
-  const url = document.getElementById("board").dataset.shapesUrl;
+  if (shapesAsked || !state.game) return;
+  shapesAsked = true;
+  const url = boardUrl(state.game.options);
+  document.getElementById("board").dataset.shapesUrl = url; // forms_cards.js reads the card symbols there
   const res = await api("GET", url);
   if (!res.ok) { setText("board-note", "The board could not be drawn; the tables below show everything."); return; }
   board = createBoard(document.getElementById("board"), res.data, {
@@ -83,6 +88,7 @@ async function loadShapes() {
 function applyState(detail) {
   const fresh = state.applyState(detail);
   render();
+  loadShapes();
   if (fresh) loadLog();
 }
 
@@ -181,7 +187,6 @@ export const game = {
 };
 
 setInterval(tickCountdowns, 1000);
-loadShapes();
 
 // The first state over HTTP: a 404 says "no such game" without a socket round trip.
 if (!Number.isInteger(gameId) || gameId < 1) {

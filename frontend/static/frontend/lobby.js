@@ -152,6 +152,32 @@ function connectLive() {
   });
 }
 
+// The published maps (GET /api/maps): each one's newest version, with the players it is for.
+// The seat count follows the chosen map's range.
+let maps = [];
+
+function fitSeats() {
+  const chosen = maps.find((m) => m.name === document.getElementById("create-map").value);
+  if (!chosen) return;
+  const seats = document.getElementById("create-seats");
+  seats.min = String(chosen.min_seats);
+  seats.max = String(chosen.max_seats);
+  seats.value = String(Math.min(chosen.max_seats, Math.max(chosen.min_seats, Number(seats.value) || chosen.min_seats)));
+}
+
+async function loadMaps() {
+  const res = await api("GET", "/api/maps");
+  if (!res.ok || !res.data.maps.length) return;
+  maps = res.data.maps;
+  const select = document.getElementById("create-map");
+  const before = select.value;
+  select.replaceChildren(...maps.map((m) => el("option", { value: m.name, selected: m.name === before },
+    `${m.title} (${m.name}, ${m.min_seats}-${m.max_seats} players, ${m.territories} territories)`)));
+  fitSeats();
+}
+
+document.getElementById("create-map").addEventListener("change", fitSeats);
+
 document.getElementById("create-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   if (!profile) {
@@ -159,7 +185,7 @@ document.getElementById("create-form").addEventListener("submit", async (event) 
     return;
   }
   const f = event.target.elements;
-  const options = { win: f.win.value };
+  const options = { map: f.map.value, win: f.win.value };
   if (f.win.value === "round-limit") options.round_limit = Number(f.round_limit.value);
   // The host options against the flanking loophole (risk/RULES.md C10, C11): sent only when
   // they differ from the rules' own reading, which a game without them plays by.
@@ -206,3 +232,4 @@ me().then((p) => {
   load();
   connectLive();
 });
+loadMaps();

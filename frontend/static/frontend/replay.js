@@ -5,7 +5,7 @@
 // patches of entries 1..n applied (applyPatch). The territories the entry changed or
 // fought over are highlighted; each roll is shown as dice. First/Previous/Next/Last, the slider,
 // and the arrow keys, Home and End step. All text goes in with textContent.
-import { create as createBoard } from "./board.js";
+import { boardUrl, create as createBoard } from "./board.js";
 import { api, el, errorText, setText } from "./common.js";
 import { applyPatch } from "./patch.js";
 import { eventText, loadCatalog } from "./text.js";
@@ -131,10 +131,9 @@ function go(index) {
 }
 
 async function loadBoard() {
-  const [shapes, replayBoard] = await Promise.all([
-    api("GET", document.getElementById("board").dataset.shapesUrl),
-    api("GET", `/api/games/${encodeURIComponent(gameId)}/replay/board`),
-  ]);
+  const replayBoard = await api("GET", `/api/games/${encodeURIComponent(gameId)}/replay/board`);
+  // the game's own map and version, named by its options
+  const shapes = replayBoard.ok ? await api("GET", boardUrl((replayBoard.data.start || {}).options)) : replayBoard;
   if (!shapes.ok || !replayBoard.ok) {
     const failed = shapes.ok ? replayBoard : shapes;
     setText("board-note", `The board could not be drawn: ${errorText(failed.data, failed.status)}`, "bad");

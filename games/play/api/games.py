@@ -33,7 +33,6 @@ from games.web.strict import (
     StrictIntegerField,
 )
 from risk.rules import Options
-from risk.rules.board_map import map_names
 from risk.rules.state import MAX_PIRATE_TURNS
 
 GAME = OpenApiTypes.OBJECT
@@ -46,7 +45,7 @@ def options_schema() -> dict[str, Any]:
     of ``risk.rules.Options``, with the defaults of a game that leaves it out)."""
     default = Options()
     choices = {"win": lobby.WINS, "ally_defender": lobby.ALLY_DEFENDERS,
-               "ally_cards": lobby.ALLY_CARDS, "map": map_names(),
+               "ally_cards": lobby.ALLY_CARDS,
                "defender_dice": lobby.DEFENDER_DICE_CHOICES}  # fmt: skip
     properties: dict[str, Any] = {}
     for name, value in default.to_dict().items():
@@ -54,6 +53,15 @@ def options_schema() -> dict[str, Any]:
             continue
         if name in choices:
             prop: dict[str, Any] = {"type": "string", "enum": list(choices[name])}
+        elif name == "map":
+            # The published maps change while the server runs: listed by GET /api/maps.
+            prop = {"type": "string", "pattern": "^[a-z0-9][a-z0-9_-]*$",
+                    "description": "A published map (GET /api/maps lists them)."}  # fmt: skip
+        elif name == "map_version":
+            prop = {"type": "integer", "minimum": 1, "nullable": True,
+                    "description": "A published version of the map; left out, its newest. The "
+                    "game keeps the version it was created with."}  # fmt: skip
+            value = None
         elif name == "round_limit":
             prop = {"type": "integer", "minimum": 1, "nullable": True,
                     "description": "Rounds to play; required when win is round-limit."}  # fmt: skip

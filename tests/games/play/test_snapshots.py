@@ -23,7 +23,7 @@ def test_the_start_writes_the_state_row_and_each_action_replaces_it(alice):
     with time_machine.travel(datetime(2030, 1, 1, 12, 0, tzinfo=UTC), tick=False) as clock:
         game = start_game(alice, 3)
         row = GameSnapshot.objects.get(pk=game.pk)
-        assert (row.schema_version, row.state["version"]) == (3, 3)
+        assert (row.schema_version, row.state["version"]) == (4, 4)
         state = fetch.game_state(game)
         clock.shift(timedelta(minutes=3))
         person_step(game, alice, state)
