@@ -854,6 +854,14 @@ class _Turn:
             weight = self.side.army_weight(battle.defender)
             keep = o.captures + weight * o.defender_losses - o.attacker_losses > 1.0
         add = min(max_add, need) if keep else 0
+        wiped = self.state.options.defender_dice == "normal" and flank.commitment <= 2
+        if keep and wiped and not naval and self.p.lookahead and available > OVERWHELMING * d:
+            # AI14: where the defender's two dice can destroy a block of 2 in one roll (C11
+            # ``normal``), an overwhelming stack raises its block past the defenders (C3: the
+            # commitment may grow before any roll), so the battle is decided in a few rolls.
+            # Blocks of 2 were knocked out before they could be refilled, turn after turn:
+            # 7,300 armies never took 1,160 in 200 rounds (soak seed 843, domination).
+            add = min(max_add, max(need, d + 1 - flank.standing))
         return Roll(self.player, add=add)
 
     def _reserve(self, flank: Any) -> int:

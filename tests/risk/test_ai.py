@@ -7,6 +7,7 @@ out by hand in the test's docstring. Whole games check that every action the bot
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import replace
 
@@ -187,6 +188,21 @@ def test_it_stops_feeding_a_lost_committed_attack() -> None:
     model gives under 1%), so it rolls on without adding and keeps its last reserve."""
     state = _battle(_lone_border(3, 30), COMMITTED, standing=1, commitment=2)
     assert decide(hard(), state, "alice") == Roll("alice", add=0)
+
+
+def test_an_overwhelming_stack_raises_its_block_past_the_defenders_under_normal_dice() -> None:
+    """AI14 (C3 "or increase it", C11 ``normal``): 400 armies in Alaska against 60, a block of 2
+    standing. Where the defender rolls two dice against it, a block of 2 can be destroyed in
+    one roll, so the block is raised to the defenders plus one: 2 + 59 = 61 (the defender then
+    rolls 60 dice against 61). Under the text's dice (one fewer than the block) a block of 2
+    loses one army a roll at most and is refilled: no raise."""
+    normal = _battle(_lone_border(400, 60), COMMITTED, standing=2, commitment=2)
+    normal.options = dataclasses.replace(normal.options, defender_dice="normal")
+    action = decide(hard(), normal, "alice")
+    assert action == Roll("alice", add=59)
+    apply(normal, action, game_dice(normal))  # and the engine takes it
+    text = _battle(_lone_border(400, 60), COMMITTED, standing=2, commitment=2)
+    assert decide(hard(), text, "alice") == Roll("alice", add=0)
 
 
 def test_a_normal_attack_goes_on_when_ahead_and_retreats_when_lost() -> None:
