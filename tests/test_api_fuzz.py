@@ -233,6 +233,8 @@ def test_a_bad_token_answers_401_as_documented(operation, wsgi_db) -> None:
         "tournament_id": 1,
         "table_id": 1,
         "username": "alice",
+        "name": "classic",
+        "version": 1,
     }
     case = operation.Case(
         path_parameters={p.name: ids[p.name] for p in operation.path_parameters} or None,
