@@ -79,4 +79,31 @@ ensure_services() {
       SERVICES_UP=0
     fi
   done
+  if [ "$SERVICES_UP" = 1 ]; then
+    _ensure_database || echo "WARNING: could not make the database of $SERVICES_DATABASE_URL" >&2
+  fi
+  return 0
+}
+
+# The database the URL names, made when missing: a fresh machine's PostgreSQL has only its own
+# (postgres, template1, ...), and the server's connection pool opens a connection to it before
+# the tests make theirs (test_<name>_gw0, ...). Without it every test of pass 2 failed at setup.
+_ensure_database() {
+  "${PY:-.venv/bin/python}" - "$SERVICES_DATABASE_URL" <<'PYTHON'
+import sys
+from urllib.parse import unquote, urlsplit
+
+import psycopg
+from psycopg import sql
+
+url = urlsplit(sys.argv[1])
+name = unquote(url.path.lstrip("/"))
+params = {"host": url.hostname or "127.0.0.1", "port": url.port or 5432, "dbname": "postgres",
+          "user": unquote(url.username or "postgres"), "password": unquote(url.password or ""),
+          "autocommit": True}
+with psycopg.connect(**params) as conn:
+    if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is None:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        print(f"services: made the database {name}")
+PYTHON
 }
