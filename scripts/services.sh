@@ -81,6 +81,13 @@ ensure_services() {
   done
   if [ "$SERVICES_UP" = 1 ]; then
     _ensure_database || echo "WARNING: could not make the database of $SERVICES_DATABASE_URL" >&2
+    # Migrated once here, before pass 2's workers start: with a connection pool, pytest-django's
+    # workers each ran the migrations on this database too while making their test databases,
+    # at the same moment, and on a database not yet migrated they collided (duplicate
+    # django_content_type) and every test of pass 2 failed at setup.
+    DATABASE_URL="$SERVICES_DATABASE_URL" REDIS_URL="$SERVICES_REDIS_URL" \
+      "${PY:-.venv/bin/python}" manage.py migrate --noinput --verbosity 0 || \
+      echo "WARNING: could not migrate the database of $SERVICES_DATABASE_URL" >&2
   fi
   return 0
 }

@@ -605,3 +605,30 @@ def test_board_clicks_fill_the_forms():
     assert got[4]["choice"] == {"seat": "bob", "ships": ["S1"], "targets": {"S1": "S3"}}
     assert got[5]["choice"]["targets"] == {"S1": "S4"}
     assert got[6]["choice"]["wild_territories"] == ["Peru", "Brazil"]
+
+
+def test_a_click_on_another_seats_ship_turns_the_naval_attack_on_that_seat():
+    """S6 reaches bob's S2 and carol's S5. Picking S6 sets the attack on bob (the first seat it
+    reaches) aimed at S2; a click on carol's S5 then turns it on carol, aimed at S5 (before, the
+    click was ignored and the page sent the attack on S2: seen in the browser's whole game)."""
+    two = {**NAVAL, "options": {**NAVAL["options"], "defenders": {
+        "bob": {"S6": ["S2"]}, "carol": {"S6": ["S5"]}}, "crew": {"S6": 3}}}  # fmt: skip
+    picked, turned = run_forms(
+        [
+            ("shipPick", [two, {"seat": None, "ships": [], "targets": {}}, {"ship": "S6"}, []]),
+            (
+                "shipPick",
+                [
+                    two,
+                    {"seat": "bob", "ships": ["S6"], "targets": {"S6": "S2"}},
+                    {"ship": "S5"},
+                    [],
+                ],
+            ),
+        ]
+    )
+    assert picked["choice"] == {"seat": "bob", "ships": ["S6"], "targets": {"S6": "S2"}}
+    assert turned == {
+        "hit": True,
+        "choice": {"seat": "carol", "ships": ["S6"], "targets": {"S6": "S5"}},
+    }

@@ -351,6 +351,20 @@ export function shipPick(spec, c, target, specs) {
           return true;
         }
       }
+      // An enemy ship of another seat than the one the attack was on (the first own ship
+      // picked set the first seat it reaches): the attack turns on that seat, with the picked
+      // ships that reach it, the last of them aimed at this ship.
+      for (const seat of keysOf(o.defenders)) {
+        if (seat === c.seat) continue;
+        const fleet = o.defenders[seat];
+        const mine = (c.ships || []).filter((s) => (fleet[s] || []).includes(ship));
+        if (!mine.length) continue;
+        c.seat = seat;
+        c.ships = (c.ships || []).filter((s) => fleet[s]);
+        c.targets = Object.fromEntries(c.ships.map((s) => [s, fleet[s][0]]));
+        c.targets[mine[mine.length - 1]] = ship;
+        return true;
+      }
       return false;
     }
     case "join_defence":
