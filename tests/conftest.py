@@ -86,6 +86,22 @@ def pytest_terminal_summary(terminalreporter) -> None:
 
 
 @pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
+    """Close the connection pools opened before the test databases exist. A query while the
+    tests are collected (a module reading a map through ``risk.maps``' source at import) opened
+    psycopg's pool on the database the URL names; the pool kept its connections there, so
+    pytest-django's migrations and then the tests ran on ``warboard`` itself, not on
+    ``test_warboard_gw0``: the two workers collided there and the servers the tests start (on
+    the test database) found none of their data."""
+    from django.db import connections
+
+    for connection in connections.all(initialized_only=True):
+        close_pool = getattr(connection, "close_pool", None)
+        if close_pool is not None:
+            close_pool()
+
+
+@pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's test databases, and at the end psycopg's pools closed before they are
     dropped: a pool keeps idle connections open, and PostgreSQL refuses to drop a database
