@@ -337,7 +337,8 @@ def _check_logged(page: Any, version: int, action: dict[str, Any]) -> None:
     entries = [e for e in res.json()["entries"] if e["sequence"] == version]
     if not entries:
         raise PerformError(f"entry {version} is not in the log")
-    logged = entries[0]["action"]
+    logged = _one_target_each(entries[0]["action"])
+    action = _one_target_each(action)
     wrong = {k: (v, logged.get(k)) for k, v in action.items()
              if k != "player" and _norm(k, logged.get(k)) != _norm(k, v)
              and not (v in _DEFAULTS and logged.get(k) in _DEFAULTS)}  # fmt: skip
@@ -347,6 +348,14 @@ def _check_logged(page: Any, version: int, action: dict[str, Any]) -> None:
 
 #: Keys whose lists are sets of picks: their order is the form's, not the person's.
 _UNORDERED = {"cards", "reveal", "from_stash", "wild_territories"}
+
+
+def _one_target_each(action: dict[str, Any]) -> dict[str, Any]:
+    """A naval attack's ``targets`` written out: empty means every ship attacks ``target``
+    (the engine's reading, ``NavalAttack``), so ``[]`` and ``[target]`` are the same attack."""
+    if action.get("type") != "naval_attack" or action.get("targets"):
+        return action
+    return {**action, "targets": [action.get("target")] * len(action.get("ships") or [])}
 
 
 def _norm(key: str, value: Any) -> Any:
