@@ -25,6 +25,7 @@ from combat.axis_allies.errors import MAX_UNITS
 from combat.axis_allies.odds import METHODS
 from combat.axis_allies.reports import RESULTS
 from combat.axis_allies.rules import RULES
+from combat.axis_allies.setup import SUBMERGE_POLICIES
 from combat.models import AABattle
 from combat.selectors import aa_battle_verification
 from games.web.strict import (
@@ -54,7 +55,8 @@ _UNIT_COUNTS = {
     "example": {"infantry": 3, "armor": 1},
 }
 _TECHS = {"type": "array", "items": {"type": "string", "enum": TECH_NAMES}}
-_OPTIONS = {
+#: The JSON schema of the rule options (Low Luck), shared by every A&A request body.
+OPTIONS_SCHEMA = {
     "type": "object",
     "nullable": True,
     "additionalProperties": False,
@@ -62,7 +64,12 @@ _OPTIONS = {
         name: {"type": "integer", "minimum": 0, "nullable": True}
         for name in ("attacker_first_strike_subs", "defender_first_strike_subs")
     }
-    | {"bombard_separately": {"type": "boolean"}},
+    | {"bombard_separately": {"type": "boolean"}}
+    | {
+        name: {"type": "string", "enum": list(SUBMERGE_POLICIES)}
+        for name in ("attacker_submerge", "defender_submerge")
+    }
+    | {"landed_from_sea": {"type": "integer", "minimum": 0, "nullable": True}},
     "example": {"bombard_separately": True},
 }
 
@@ -128,7 +135,9 @@ class AABattleInputSerializer(StrictEnvelopeSerializer):
     )
     rules = StrictEnumField(RULES, default="dice", help_text="How hits are scored.")
     edition = StrictEnumField(
-        available_editions(), default="revised", help_text="revised (2004) or classic (1984)."
+        available_editions(),
+        default="revised",
+        help_text="The edition (GET /api/combat/aa/editions lists each one's units).",
     )
     rounds = DocumentedIntegerField(
         schema={"type": "integer", "minimum": 1},
@@ -153,10 +162,15 @@ class AABattleInputSerializer(StrictEnvelopeSerializer):
     )
     techs = TechsField(default=list, help_text="Technologies in play.")
     options = DocumentedDictField(
-        schema=_OPTIONS,
+        schema=OPTIONS_SCHEMA,
         default=None,
         allow_null=True,
-        help_text="Rule options (Low Luck): first-strike submarine groups, separate bombardment.",
+        help_text=(
+            "Rule options: first-strike submarine groups and separate bombardment (Low Luck); "
+            "when each side's submarines submerge (never, when_cannot_hit: the default, always; "
+            "editions where subs submerge); the land units landed from sea, which bound the "
+            "bombarding ships where the edition says so."
+        ),
     )
 
 

@@ -22,10 +22,34 @@ Losses = dict[str, int]
 
 
 def aa_loss_outcomes(
-    rules: RuleSet, planes: dict[str, int], encounters: int, order: Sequence[str], chance: Chance
+    rules: RuleSet,
+    planes: dict[str, int],
+    encounters: int,
+    order: Sequence[str],
+    chance: Chance,
+    *,
+    shots: int | None = None,
 ) -> list[tuple[float, Losses]]:
-    """(probability, planes lost by type) for ``planes`` flying past ``encounters`` AA guns."""
+    """(probability, planes lost by type) for ``planes`` flying past ``encounters`` AA guns.
+
+    ``shots`` (AAA, 1942 2E / G40 2E): the guns fire min(shots, planes) dice at 1, at most one
+    per plane, and the attacker loses the planes his order of loss gives up first. Dice: a
+    binomial; Low Luck: dice // 6 sure hits and one die for the rest (the AA rule of the LL
+    text with the dice count in place of the planes); A&A Chess: dice // 5, as for AA guns.
+    """
     order = [name for name in order if name in planes] + sorted(set(planes) - set(order))
+    if shots is not None:
+        dice = min(shots, sum(planes.values())) * encounters
+        if rules.per_die:
+            pooled = chance.dice(dice, 1, 6, DEFENDER, "aa")
+        elif rules.key == "lowluck":
+            pooled = total_hits(dice, 6, _LOWLUCK, chance, DEFENDER, "aa")
+        else:
+            sure, remainder = divmod(dice, 5)
+            pooled = [(1.0, sure)]
+            if rules.roll_fraction and rules.attacker_threshold == 6 and remainder:  # RYOF<6
+                pooled = [(p, sure + x) for p, x in chance.below(remainder, 5, DEFENDER, "aa")]
+        return _merge((p, _in_order(hits, planes, order)) for p, hits in pooled)
     if rules.per_die:
         branches: list[tuple[float, Losses]] = [(1.0, {})]
         for _ in range(encounters):

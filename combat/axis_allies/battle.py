@@ -9,9 +9,11 @@ from typing import Any
 from combat.axis_allies.engine import (
     Recorder,
     State,
+    battle_result,
     initial_state,
     is_over,
     play_round,
+    surfaced,
 )
 from combat.axis_allies.errors import CombatInputError
 from combat.axis_allies.reports import BattleReport, RoundReport
@@ -56,6 +58,12 @@ def fight(
 
 
 def play_battle(setup: BattleSetup, dice: Dice | None) -> BattleReport:
+    return play_battle_state(setup, dice)[0]
+
+
+def play_battle_state(setup: BattleSetup, dice: Dice | None) -> tuple[BattleReport, State]:
+    """The battle's report and its last state (submerged submarines still counted apart, as
+    the exact solver's ends are: the Monte Carlo method reads the result from it)."""
     chance = RollingChance(dice)
     state = initial_state(setup)
     reports: list[RoundReport] = []
@@ -75,16 +83,19 @@ def play_battle(setup: BattleSetup, dice: Dice | None) -> BattleReport:
         if state == previous._replace(first_round=False) and _cannot_progress(setup, state):
             stalemate = True
             break
-    return BattleReport(
+    winner = result_of(setup, state, stalemate)
+    final, state = state, surfaced(setup, state)  # submerged submarines survive the battle
+    report = BattleReport(
         rules=setup.rules.key,
         edition=setup.edition.key,
         rounds=tuple(reports),
-        winner=result_of(setup, state, stalemate),
+        winner=winner,
         attacker_survivors=_frozen(setup.attacker.alive(state.att)),
         defender_survivors=_frozen(setup.defender.alive(state.dfn)),
         attacker_damaged=_frozen(damaged(setup.attacker, state.att)),
         defender_damaged=_frozen(damaged(setup.defender, state.dfn)),
     )
+    return report, final
 
 
 def _cannot_progress(setup: BattleSetup, state: State) -> bool:
@@ -94,15 +105,9 @@ def _cannot_progress(setup: BattleSetup, state: State) -> bool:
 
 
 def result_of(setup: BattleSetup, state: State, stalemate: bool) -> str:
-    attacker_alive = setup.attacker.any_alive(state.att)
-    defender_alive = setup.defender.any_alive(state.dfn)
-    if attacker_alive and not defender_alive:
-        return "attacker"
-    if defender_alive and not attacker_alive:
-        return "defender"
-    if not (attacker_alive or defender_alive):
-        return "draw"
-    return "stalemate" if stalemate else "defender"  # the attacker withdrew
+    """``engine.battle_result``: the units still in the battle decide (the attacker withdrew
+    when both sides are left and nobody is stuck)."""
+    return battle_result(setup, state, stalemate)
 
 
 def damaged(side: SideSetup, state: tuple[int, ...]) -> dict[str, int]:
@@ -128,8 +133,13 @@ def _round_report(
         number=number,
         attacker_hits=hits[ATTACKER],
         defender_hits=hits["defender"],
-        attacker_casualties=_frozen(_losses(setup.attacker, before.att, after.att)),
-        defender_casualties=_frozen(_losses(setup.defender, before.dfn, after.dfn)),
+        # Submerged submarines are not casualties: compare the states with them surfaced.
+        attacker_casualties=_frozen(
+            _losses(setup.attacker, surfaced(setup, before).att, surfaced(setup, after).att)
+        ),
+        defender_casualties=_frozen(
+            _losses(setup.defender, surfaced(setup, before).dfn, surfaced(setup, after).dfn)
+        ),
         fire=tuple(rec.fires),
     )
 

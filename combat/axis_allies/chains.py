@@ -29,7 +29,7 @@ import numpy as np
 from combat.axis_allies import chain_sweep
 from combat.axis_allies.anti_aircraft import aa_loss_outcomes
 from combat.axis_allies.editions import UnitType
-from combat.axis_allies.engine import State, Volley, _bombard_volley, volley
+from combat.axis_allies.engine import ANY, NO_AIR, State, Volley, _bombard_volley, volley
 from combat.axis_allies.rules import (
     ATTACKER,
     DEFENDER,
@@ -77,30 +77,43 @@ def volley_pmf(rules: RuleSet, role: str, dice: tuple, bonus: int) -> np.ndarray
 def _volley_pmf(rules_key: str, role: str, dice: tuple, bonus: int) -> np.ndarray:
     rules = get_rules(rules_key)
     if rules.per_die:
+        return _dice_pmf(dice)
+    total = sum(needed * n for needed, n, _r in dice) + bonus
+    hits = total_hits(total, rules.threshold(role), rules, EXACT, role, "general")
+    out = np.zeros(max(h for _p, h in hits) + 1)
+    for p, h in hits:
+        out[h] += p
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=65536)
+def _dice_pmf(dice: tuple) -> np.ndarray:
+    """Hits of standard dice: the binomials of ``dice`` convolved in order. Each prefix is
+    kept (the same products as one loop over the groups), so counts that differ only in
+    their last groups share the work (a ``cheapest_force`` search meets 12,000 volleys)."""
+    if not dice:
         out = np.ones(1)
-        for needed, n, _restricted in dice:
-            out = np.convolve(out, binomial_pmf(n, needed))
     else:
-        total = sum(needed * n for needed, n, _r in dice) + bonus
-        hits = total_hits(total, rules.threshold(role), rules, EXACT, role, "general")
-        out = np.zeros(max(h for _p, h in hits) + 1)
-        for p, h in hits:
-            out[h] += p
+        needed, n, _restricted = dice[-1]
+        out = np.convolve(_dice_pmf(dice[:-1]), binomial_pmf(n, needed))
     out.setflags(write=False)
     return out
 
 
 @lru_cache(maxsize=4096)
-def aa_table(rules: RuleSet, planes: tuple, order: tuple) -> tuple:
+def aa_table(rules: RuleSet, planes: tuple, order: tuple, shots: int | None = None) -> tuple:
     """The AA gun's (probability, planes lost) outcomes for ``planes`` ((type, count), ...)."""
-    outcomes = aa_loss_outcomes(rules, dict(planes), 1, list(order), EXACT)
+    outcomes = aa_loss_outcomes(rules, dict(planes), 1, list(order), EXACT, shots=shots)
     return tuple((p, tuple(sorted(lost.items()))) for p, lost in outcomes)
 
 
-def aa_outcome_count(rules: RuleSet, planes: dict[str, int]) -> int:
+def aa_outcome_count(rules: RuleSet, planes: dict[str, int], shots: int | None = None) -> int:
     """How many distinct plane losses the AA gun can cause (without enumerating them)."""
     if not planes:
         return 1
+    if shots is not None and rules.per_die:
+        return min(shots, sum(planes.values())) + 1
     if rules.per_die:
         count = 1
         for n in planes.values():
@@ -134,9 +147,23 @@ def applicable(setup: BattleSetup) -> bool:
     rules = setup.rules
     if setup.rounds is not None or rules.carry or rules.final_roll:
         return False
+    if (
+        setup.bombarders
+        and setup.edition.bombard_casualties_fire_back
+        and rules.key == "lowluck"
+        and setup.options.bombard_separately
+    ):
+        return False  # a separate Low Luck group firing with the round: the general path
     for side in (setup.attacker, setup.defender):
         if any(side.units[n].hits > 2 for n in side.order):
             return False
+    # Submarines submerging "always" leave the battle when the enemy has no destroyer: the
+    # general path ("when_cannot_hit" needs enemy aircraft, refused just below).
+    if setup.may_submerge and any(
+        _has_subs(side) and setup.options.submerge_policy(side.role) == "always"
+        for side in (setup.attacker, setup.defender)
+    ):
+        return False
     # Submarine hits cannot fall on aircraft: only harmless when the enemy has none.
     if _has_subs(setup.attacker) and _has_air(setup.defender):
         return False
@@ -246,6 +273,78 @@ def _fire_pmf(
 ) -> np.ndarray:
     """``engine.volley`` for these counts (``subs``: submarines "with" the rest, "without"
     them, or "only" them), as a hit distribution."""
+    return _volley_pmf(rules_key, role, _signature_dice(signature_id, role, counts, subs), 0)
+
+
+def _signature_dice(signature_id: int, role: str, counts: tuple, subs: str) -> tuple:
+    """``engine.volley(_signature_side(...), counts, subs=subs).dice`` without building the
+    side's dictionaries (a thousand battles of a ``cheapest_force`` search meet twenty
+    thousand distinct counts): the same pairing, bonuses and filters, step for step, on a
+    side of one-hit units whose state is its counts per type (no destroyer rule: the chain
+    path never has submarines against aircraft)."""
+    table = _signature_table(signature_id, role)
+    attack = role == ATTACKER
+    boosted = [0] * len(counts)
+    if attack:
+        for t, n in enumerate(counts):
+            left = n
+            if not left:
+                continue
+            for target, _bonus in table[t][3]:
+                if not left:
+                    break
+                if target < 0:
+                    continue  # a type this side does not have: never free (take 0)
+                take = min(left, max(counts[target] - boosted[target], 0))
+                if take:
+                    boosted[target] += take
+                    left -= take
+    bonus_of: dict[int, int] = {}
+    for t, n in enumerate(counts):
+        if n:
+            for target, bonus in table[t][3]:
+                bonus_of[target] = bonus
+    dice = []
+    for t, n in enumerate(counts):
+        if not n:
+            continue
+        value, per_unit, submarine, _supports = table[t]
+        if submarine:
+            if subs == "without":
+                continue
+        elif subs == "only":
+            continue
+        target_class = NO_AIR if submarine else ANY
+        raised = min(n, boosted[t]) if attack else 0
+        if raised:
+            dice.append((value + bonus_of[t], raised * per_unit, target_class))
+        if n - raised:
+            dice.append((value, (n - raised) * per_unit, target_class))
+    return tuple(d for d in dice if d[1] > 0 and d[0] > 0)
+
+
+@lru_cache(maxsize=4096)
+def _signature_table(signature_id: int, role: str) -> tuple:
+    """Per unit type of the signature: (value, dice per unit, submarine, supports as
+    (type index or -1 when absent, bonus) in the unit's order)."""
+    signature = _SIGNATURE_LIST[signature_id]
+    index = {s[0]: t for t, s in enumerate(signature)}
+    attack = role == ATTACKER
+    return tuple(
+        (
+            a if attack else d,
+            adice if attack else ddice,
+            sub,
+            tuple((index.get(target, -1), bonus) for target, bonus in supports),
+        )
+        for _name, a, d, adice, ddice, sub, supports in signature
+    )
+
+
+@lru_cache(maxsize=4096)
+def _signature_side(signature_id: int, role: str) -> SideSetup:
+    """A side of one-hit units with the signature's stats: its states are counts per unit type
+    (built once per signature: ``SideSetup`` and ``UnitType`` are not cheap to make)."""
     signature = _SIGNATURE_LIST[signature_id]
     units = {
         name: UnitType(
@@ -262,9 +361,7 @@ def _fire_pmf(
         for name, attack, defense, adice, ddice, sub, supports in signature
     }
     names = [s[0] for s in signature]
-    side = SideSetup(role, units, dict(zip(names, counts, strict=True)), names)
-    v = volley(side, side.initial, subs=subs)
-    return _volley_pmf(rules_key, role, v.dice, 0)
+    return SideSetup(role, units, {}, names)
 
 
 # --- the solver -------------------------------------------------------------------------------
@@ -274,7 +371,7 @@ def size(setup: BattleSetup) -> int:
     """Cells of the chain arrays: AA starting forces x attacker positions x defender positions."""
     att, dfn = setup.attacker, setup.defender
     planes = attacker_planes(setup)
-    starts = aa_outcome_count(setup.rules, planes) if setup.aa_gun else 1
+    starts = aa_outcome_count(setup.rules, planes, setup.aa_shots or None) if setup.aa_gun else 1
     return starts * (att.hit_points(att.initial) + 1) * (dfn.hit_points(dfn.initial) + 1)
 
 
@@ -285,6 +382,45 @@ def attacker_planes(setup: BattleSetup) -> dict[str, int]:
 
 def solve(setup: BattleSetup) -> list[tuple[float, State, bool]] | None:
     """The battle's ends as (probability, state, stalemate), or None if the path does not apply."""
+    solved = _solve(setup)
+    return None if solved is None else _ends(*solved)
+
+
+def win_chances(
+    setup: BattleSetup, land: frozenset[str], same_defender: dict | None = None
+) -> tuple[float, float] | None:
+    """(the attacker's chance to win, its chance to win with a unit of ``land`` left), read
+    from the chain arrays without listing the ends (``cheapest_force`` asks this of a
+    thousand battles), or None if the path does not apply. The same cells as ``solve``'s
+    ends, summed in another order (equal to ``battle_odds``'s within 1e-15).
+
+    ``same_defender``: a dict kept across calls whose setups differ only in the attacker
+    (the same defending force, rules, edition and options): the defender's loss sequence,
+    its fire and its defenceless check are computed once and kept there."""
+    solved = _solve(setup, same_defender)
+    if solved is None:
+        return None
+    M, _held, chains_a, _chain_d, offsets = solved
+    A, D = M.shape[1] - 1, M.shape[2] - 1
+    att = setup.attacker
+    land_slots = np.array([name in land for name, _hp in att.slots], dtype=np.int64)
+    wins = 0.0
+    takes = 0.0
+    for c, states in enumerate(chains_a):
+        o = offsets[c]
+        won = M[c, o:A, D]  # attacker alive (position A: nobody left), defender gone
+        if not len(won):
+            continue
+        has_land = np.array(states[: A - o], dtype=np.int64).reshape(A - o, -1) @ land_slots > 0
+        wins += float(won.sum())
+        takes += float(won[has_land].sum())
+    return wins, takes
+
+
+def _solve(setup: BattleSetup, same_defender: dict | None = None) -> tuple | None:
+    """``solve``'s arrays: (M, stalemate mass, attacker chains, defender chain, offsets);
+    ``same_defender`` as in ``win_chances``."""
+    known = same_defender if same_defender is not None else {}
     if not applicable(setup):
         return None
     att, dfn = setup.attacker, setup.defender
@@ -295,13 +431,23 @@ def solve(setup: BattleSetup) -> list[tuple[float, State, bool]] | None:
     planes = attacker_planes(setup)
     if setup.aa_gun and planes:
         key = tuple(sorted(planes.items()))
-        for p, lost in aa_table(rules, key, tuple(att.order)):
+        for p, lost in aa_table(rules, key, tuple(att.order), setup.aa_shots or None):
             s = att.remove(att.initial, dict(lost))
             starts[s] = starts.get(s, 0.0) + p
     else:
         starts[att.initial] = 1.0
     chains_a = [chain(att, s) for s in starts]
-    chain_d = chain(dfn, dfn.initial)
+    if "chain" not in known:
+        known["chain"] = chain(dfn, dfn.initial)
+        known["alone"] = _any_defenceless(dfn) and any(
+            _alone_defenceless(dfn, s) for s in known["chain"]
+        )
+    chain_d = known["chain"]
+    if setup.has_defenceless and (
+        known["alone"]
+        or (_any_defenceless(att) and any(_alone_defenceless(att, s) for c in chains_a for s in c))
+    ):
+        return None  # a side can be left with only transports / AAA: the general path settles it
     A = max(len(c) for c in chains_a) - 1
     D = len(chain_d) - 1
     C = len(chains_a)
@@ -323,8 +469,10 @@ def solve(setup: BattleSetup) -> list[tuple[float, State, bool]] | None:
     if strikes:
         return _solve_with_first_strike(setup, starts, chains_a, chain_d)
 
-    fire_a, fire_d = _FireTable(setup, ATTACKER), _FireTable(setup, DEFENDER)
-    d_rows = fire_d.many(chain_d)
+    fire_a = _FireTable(setup, ATTACKER)
+    if "rows" not in known:
+        known["rows"] = _FireTable(setup, DEFENDER).many(chain_d)
+    d_rows = known["rows"]
     DF, DF_tail = _padded(d_rows, A + 1)
     offsets = [A - (len(c) - 1) for c in chains_a]
     AF, AF_tail = _attacker_fire(fire_a, chains_a, offsets, A, D)
@@ -368,7 +516,7 @@ def solve(setup: BattleSetup) -> list[tuple[float, State, bool]] | None:
     scale = np.where(stuck, 0.0, 1.0 / np.where(stuck, 0.5, 1.0 - stay))
     charge(C * A * D)  # every cell that can still fight, once
     held = chain_sweep.sweep(M, DF, DF_tail, AF, AF_tail, scale, stuck)
-    return _ends(M, held, chains_a, chain_d, offsets)
+    return M, held, chains_a, chain_d, offsets
 
 
 def _attacker_fire(
@@ -415,7 +563,7 @@ def _ends(M, held, chains_a, chain_d, offsets) -> list[tuple[float, State, bool]
 
 def _solve_with_first_strike(
     setup: BattleSetup, starts: dict, chains_a: list, chain_d: list
-) -> list[tuple[float, State, bool]]:
+) -> tuple:
     """``solve`` when submarines may strike first (standard dice: every sub fires first when
     the enemy has no destroyer, and fires no more that round). Round 1 is a later round here
     once the AA gun and bombardment are done (dice join no total), so the opening mass is put
@@ -466,7 +614,38 @@ def _solve_with_first_strike(
         strike_a[:, :, :],
         strike_d[:, :, :],
     )
-    return _ends(M, held, chains_a, chain_d, offsets)
+    return M, held, chains_a, chain_d, offsets
+
+
+def _defenceless_left_alone(setup: BattleSetup, chains_a: list, chain_d: list) -> bool:
+    """Can a side be left with only transports / AAA along its loss sequence? (A side
+    without a defenceless unit never is: not looked at state by state.)"""
+    att, dfn = setup.attacker, setup.defender
+    return setup.has_defenceless and (
+        (_any_defenceless(dfn) and any(_alone_defenceless(dfn, s) for s in chain_d))
+        or (_any_defenceless(att) and any(_alone_defenceless(att, s) for c in chains_a for s in c))
+    )
+
+
+def _any_defenceless(side: SideSetup) -> bool:
+    return any(side.units[name].defenceless for name in side.order)
+
+
+def takes_fast_path(setup: BattleSetup) -> bool:
+    """Will ``solve`` answer (rather than hand the battle to the general path)? The static
+    checks, and no side left with only defenceless units along its loss sequence (from the
+    opening force: the AA gun only shortens the attacker's). For ``estimated_work``."""
+    if not applicable(setup):
+        return False
+    att, dfn = setup.attacker, setup.defender
+    return not _defenceless_left_alone(setup, [chain(att, att.initial)], chain(dfn, dfn.initial))
+
+
+def _alone_defenceless(side: SideSetup, state: tuple[int, ...]) -> bool:
+    """Only defenceless units (transports, AAA) left alive in ``state``."""
+    return any(state) and all(
+        side.units[name].defenceless for (name, _hp), n in zip(side.slots, state, strict=True) if n
+    )
 
 
 def _has_subs_alive(side: SideSetup, state: tuple[int, ...]) -> bool:
@@ -506,6 +685,8 @@ def _bombardment(setup: BattleSetup) -> tuple[np.ndarray, int, tuple]:
     rules = setup.rules
     if rules.key == "lowluck" and not setup.options.bombard_separately:
         return np.ones(1), 0, v.dice
+    if setup.edition.bombard_casualties_fire_back:
+        return np.ones(1), 0, v.dice  # they fire with round 1: their casualties fire back
     if rules.per_die or rules.key == "lowluck":
         return volley_pmf(rules, ATTACKER, v.dice, 0), 0, ()
     hits = np.zeros(v.total // 6 + 1)

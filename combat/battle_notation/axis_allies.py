@@ -57,6 +57,12 @@ AA_UNITS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "battleship": ("bb", "bat", "bs", "battleship"),
         "carrier": ("car", "ac", "cv", "carrier"),
         "aa_gun": ("aa", "aa_gun", "aa-gun", "aag", "aagun"),
+        # Units of the 1942 2E / Global 1940 2E / Anniversary editions.
+        "cruiser": ("cru", "cruiser", "cruisers"),
+        "mech_infantry": ("mech", "mech_infantry", "mech-infantry", "mechs"),
+        "tactical_bomber": ("tac", "tactical_bomber", "tactical-bomber", "tacs"),
+        "aaa": ("aaa",),
+        "marine": ("mar", "marine", "marines"),
     }
 )
 _UNIT_WORDS: Mapping[str, str] = MappingProxyType(
@@ -144,7 +150,7 @@ def _check_units(words: Words, sources: Sources, arguments: Mapping[str, Any]) -
         for name in arguments[side]:
             if name not in units:
                 raise words.error(
-                    f"{name} is not a unit of the {arguments['edition']} edition",
+                    f"{arguments['edition'].capitalize()} has no {name}",
                     [AA_UNITS[n][0] for n in units if n in AA_UNITS],
                     at=sources.positions[f"{side}.{name}"],
                 )
@@ -189,8 +195,7 @@ _AA_OPTION_WORDS = (
     "dice",
     "lowluck",
     "chess",
-    "classic",
-    "revised",
+    *available_editions(),
     "rounds N",
     "amphibious",
     "bombard-separately",

@@ -59,6 +59,27 @@ def test_odds_one_infantry_each_under_dice(client):
     }
 
 
+def test_odds_take_the_submerge_policy_named_in_the_schema(client):
+    # G40: fighter + destroyer against a submarine (worked in test_aa_engine_rules.py): the
+    # sub survives 1/13 by submerging once only the fighter is left (the default policy); told
+    # never to submerge, that 1/13 is a stalemate. An unknown policy is named.
+    body = {"attacker": {"fighter": 1, "destroyer": 1}, "defender": {"submarine": 1},
+            "edition": "global-1940-2e"}  # fmt: skip
+    default = post(client, ODDS, body).json()
+    assert default["attacker_wins"] == pytest.approx(1.0)
+    never = post(client, ODDS, {**body, "options": {"defender_submerge": "never"}}).json()
+    assert never["attacker_wins"] == pytest.approx(12 / 13)
+    assert never["stalemate"] == pytest.approx(1 / 13)
+    bad = post(client, ODDS, {**body, "options": {"defender_submerge": "sometimes"}})
+    assert bad.status_code == 400 and bad.json()["field"] == "options.defender_submerge"
+    schema = client.get("/api/schema/?format=json").json()
+    options = schema["components"]["schemas"]["AAOddsInput"]["properties"]["options"]
+    assert options["properties"]["defender_submerge"]["enum"] == [
+        "never", "when_cannot_hit", "always",
+    ]  # fmt: skip
+    assert options["properties"]["landed_from_sea"]["minimum"] == 0
+
+
 def test_odds_of_the_aa_chess_text_example_one(client):
     # Orthodox chess, classic edition: 6 infantry attack at 1 = 6 -> one hit; 3 infantry defend
     # at 2 = 6 -> one hit. One round leaves 5 v 2 for certain; the attacker has not taken it.

@@ -39,7 +39,15 @@ def test_counts_must_be_whole_and_not_negative(count):
 
 def test_unknown_rules_and_edition():
     assert "chess-cof-r" in refused("rules", rules="chess-cofr").allowed
-    assert refused("edition", edition="global1940").allowed == ["classic", "revised"]
+    assert refused("edition", edition="global1940").allowed == [
+        "1942-2e",
+        "anniversary",
+        "classic",
+        "global-1940-2e",
+        "global-1940-2e-balanced-mod",
+        "global-1940-2e-path-to-victory",
+        "revised",
+    ]
 
 
 def test_empty_sides():

@@ -227,6 +227,41 @@ def test_a_bad_variant_names_its_key():
     assert error.value.field == "variant.weather"
 
 
+# --- the editions of issue 32 ----------------------------------------------------------------
+
+
+def test_the_issues_example_in_global_1940():
+    request = parse_battle("global-1940-2e 2 mech 1 tac vs 3 inf 1 aaa")
+    assert request.arguments["edition"] == "global-1940-2e"
+    assert request.arguments["attacker"] == {"mech_infantry": 2, "tactical_bomber": 1}
+    assert request.arguments["defender"] == {"infantry": 3, "aaa": 1}
+
+
+@pytest.mark.parametrize("edition", available_editions())
+def test_every_unit_of_every_edition_has_a_word(edition):
+    """Each unit's abbreviation and its full name both parse, in a room of that edition (as
+    the defender, against a fighter, which may attack land and sea alike)."""
+    for name in load_edition(edition).units:
+        assert name in notation_aa.AA_UNITS, f"{edition}: {name} has no word"
+        for word in (notation_aa.AA_UNITS[name][0], name):
+            request = parse_battle(
+                f"1 ftr vs 1 {word}", system="axis_allies", variant={"edition": edition}
+            )
+            assert request.arguments["defender"] == {name: 1}
+            assert request.arguments["edition"] == edition
+
+
+def test_a_rooms_edition_refuses_a_unit_it_does_not_have_by_name():
+    with pytest.raises(BattleNotationError) as error:
+        parse_battle("2 mech 1 art vs 3 inf", system="axis_allies", variant={"edition": "revised"})
+    assert "Revised has no mech_infantry" in str(error.value)
+    assert (error.value.word, error.value.position) == ("mech", 1)
+    request = parse_battle(
+        "2 mech 1 art vs 3 inf", system="axis_allies", variant={"edition": "global-1940-2e"}
+    )
+    assert request.arguments["attacker"] == {"mech_infantry": 2, "artillery": 1}
+
+
 # --- errors name the word ------------------------------------------------------------------
 
 
@@ -236,7 +271,12 @@ def test_a_bad_variant_names_its_key():
         ("3 inf 1 art vs", None, None, "expected the defender's units"),
         ("3 inf 2 foo vs 2 inf", "foo", 3, "expected a unit after the count"),
         ("3 inf 2 inf 2 inf", None, None, "expected a unit (e.g. 3 inf) or vs"),
-        ("classic 1 art vs 1 inf", "art", 2, "artillery is not a unit of the classic edition"),
+        ("classic 1 art vs 1 inf", "art", 2, "Classic has no artillery"),
+        ("revised 2 mech 1 tac vs 3 inf", "mech", 2, "Revised has no mech_infantry"),
+        ("1942-2e 2 mech 1 tac vs 3 inf", "mech", 2, "1942-2e has no mech_infantry"),
+        ("1942-2e 2 inf 1 tac vs 3 inf", "tac", 4, "1942-2e has no tactical_bomber"),
+        ("anniversary 1 inf vs 1 inf 1 aaa", "aaa", 7, "Anniversary has no aaa"),
+        ("global-1940-2e 1 mar vs 1 inf", "mar", 2, "Global-1940-2e has no marine"),
         ("3 inf vs 2 inf dice lowluck", "lowluck", 6, "rules is already given (dice)"),
         ("3 inf vs 2 inf rounds x", "x", 6, "expected the number of rounds"),
         ("3 inf vs 2 inf blitz", "blitz", 5, "expected an option"),
