@@ -33,6 +33,7 @@ from risk.rules import (  # noqa: E402  (the path is set up first)
     sample_action,
     view_for,
 )
+from risk.rules.forced import forced_action  # noqa: E402
 from risk.rules.state import DOMINATION, GameState  # noqa: E402
 
 PLAY_GAMES = [(seed, 2 + seed % 5) for seed in range(20)]
@@ -51,6 +52,8 @@ def _ms(seconds: list[float], q: float = 0.5) -> float:
 def random_play() -> None:
     apply_times: list[float] = []
     view_times: list[float] = []
+    forced_times: list[float] = []
+    forced = 0
     total_start, actions = time.perf_counter(), 0
     for seed, players in PLAY_GAMES:
         state = new_game([f"p{i}" for i in range(players)], seed=f"bench-{seed}")
@@ -62,6 +65,11 @@ def random_play() -> None:
             state, _ = apply(state, action, game_dice(state))
             apply_times.append(time.perf_counter() - start)
             actions += 1
+            if not state.over:
+                # what the driver asks after every action: is the next decision forced?
+                start = time.perf_counter()
+                forced += forced_action(state, pending_decisions(state)[0].player) is not None
+                forced_times.append(time.perf_counter() - start)
             if actions % 10 == 0:
                 start = time.perf_counter()
                 view_for(state, actor)
@@ -76,6 +84,10 @@ def random_play() -> None:
     )
     print(
         f"  view_for median / p90 ms:       {_ms(view_times):>10.3f} / {_ms(view_times, 0.9):.3f}"
+    )
+    print(
+        f"  forced-step check median / p90 ms: {_ms(forced_times):>7.3f} / "
+        f"{_ms(forced_times, 0.9):.3f} ({forced / len(forced_times):.0%} of the steps forced)"
     )
 
 
@@ -119,6 +131,7 @@ def snapshot_rows(label: str, url: str) -> None:
     snapshots.create(game, state)
     rng = random.Random(1)
     saves, loads = [], []
+    version = 0
     for _ in range(ADAPTER_ACTIONS):
         if state.over:
             break
@@ -127,11 +140,12 @@ def snapshot_rows(label: str, url: str) -> None:
         start = time.perf_counter()
         with transaction.atomic():
             locked = Game.objects.select_for_update().get(pk=game.pk)
-            locked.version += 1
-            snapshots.save(locked, after)
+            version += 1  # the state row holds the version: one UPDATE, as the action path's
+            snapshots.save(locked, after, version)
         saves.append(time.perf_counter() - start)
+        fresh = Game.objects.get(pk=game.pk)  # no state row cached: load reads it
         start = time.perf_counter()
-        loaded = snapshots.load(game)
+        loaded = snapshots.load(fresh)
         loads.append(time.perf_counter() - start)
         assert loaded == after
         state = after

@@ -97,6 +97,15 @@ class Place(Action):
 
 
 @dataclass(frozen=True)
+class Deploy(Action):
+    """Several placements at once, applied in order, all or none: the board's draft of a
+    reinforcement committed together (each entry as a ``Place`` of it would be)."""
+
+    placements: tuple[tuple[str, int], ...]
+    type: ClassVar[str] = "deploy"
+
+
+@dataclass(frozen=True)
 class PlaceShip(Action):
     """Launch a ship won by a turn-in at a station of an own coast."""
 
@@ -135,10 +144,16 @@ class NavalAttack(Action):
 
 @dataclass(frozen=True)
 class Roll(Action):
-    """Roll once for the flank whose turn it is, first adding ``add`` armies to it."""
+    """Roll once for the flank whose turn it is, first adding ``add`` armies to it.
+
+    ``until_decided`` and ``until_armies`` roll on inside the one action (adding nothing), each
+    roll logged as separate rolls would be, until the battle stops rolling (won, lost, a prize
+    to decide) or, with ``until_armies`` N, once the attacker has N or fewer armies left in it.
+    """
 
     add: int = 0
     until_decided: bool = False  # keep rolling (adding nothing) until the battle is decided
+    until_armies: int = 0  # 1+: also stop once the attacker has this many or fewer left
     dice: int = 0  # a normal attack's dice, 1-3 (0: as many as allowed); a block rolls them all
     type: ClassVar[str] = "roll"
 
@@ -358,6 +373,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Arrange,
         TurnIn,
         Place,
+        Deploy,
         PlaceShip,
         Attack,
         NavalAttack,

@@ -50,7 +50,7 @@ from risk.rules.state import (
 )
 from risk.rules.vocabulary import AttackMode, Refusal
 
-MAX_ROLLS_PER_ACTION = 10_000  # ``until_decided`` always ends (each roll destroys an army)
+MAX_ROLLS_PER_ACTION = 10_000  # rolling on always ends (each roll destroys an army)
 
 
 # --- opening a land attack ----------------------------------------------------------------------
@@ -591,10 +591,21 @@ def do_roll(state: GameState, action: Roll, dice: Dice, events: list[Event]) -> 
             Refusal.DICE, "a normal attack rolls 1 to 3 dice; a committed block rolls one per army",
             field="dice",
         )  # fmt: skip
+    if action.until_armies < 0:
+        raise IllegalAction(Refusal.UNTIL, "roll until 1 or more armies are left (0: not set)",
+                            field="until_armies")  # fmt: skip
+    rolling_on = action.until_decided or action.until_armies > 0
     for _ in range(MAX_ROLLS_PER_ACTION):
         _roll_once(state, dice, events, action.dice)
-        if not action.until_decided or state.battle is None or state.battle.stage != ROLLING:
+        if not rolling_on or state.battle is None or state.battle.stage != ROLLING:
             return
+        if action.until_armies and attacker_armies(state.battle) <= action.until_armies:
+            return
+
+
+def attacker_armies(battle: Battle) -> int:
+    """The attacker's armies still fighting in the battle (every flank's block)."""
+    return sum(f.standing for f in battle.flanks if not f.out)
 
 
 def defender_armies(state: GameState) -> int:

@@ -27,6 +27,7 @@ from risk.rules.actions import (
     Challenge,
     Concede,
     Cruise,
+    Deploy,
     Discard,
     Disembark,
     Embark,
@@ -324,6 +325,7 @@ _HANDLERS: dict[type[Action], Handler] = {
     Arrange: _arrange,
     TurnIn: _controller(_TURN)(lambda s, a, d, e: turns.do_turn_in(s, a, d, e)),
     Place: _controller(_TURN)(lambda s, a, d, e: turns.do_place(s, a, e)),
+    Deploy: _controller(_TURN)(lambda s, a, d, e: turns.do_deploy(s, a, e)),
     PlaceShip: _controller(_TURN)(lambda s, a, d, e: turns.do_place_ship(s, a, e)),
     Attack: _controller(_TURN)(battles.do_attack),
     NavalAttack: _controller(_TURN)(battles.do_naval_attack),
@@ -387,6 +389,11 @@ def _may_leave(state: GameState, seat_id: str) -> bool:
     return turns.leave_refusal(state, state.seat(seat_id)) is None
 
 
+def specs_for(state: GameState, decision: Decision) -> list[ActionSpec]:
+    """The actions open for one pending decision (``legal_actions`` without the anytime ones)."""
+    return _specs_for(state, decision)
+
+
 def _specs_for(state: GameState, decision: Decision) -> list[ActionSpec]:
     kind = decision.kind
     if kind == DecisionKind.ARRANGE:
@@ -433,7 +440,8 @@ def _battle_specs(state: GameState) -> list[ActionSpec]:
         reserve = 0 if battle.mode == NORMAL else battles._reserve(state, flank)
         dice = list(range(1, min(3, flank.standing) + 1)) if battle.mode == NORMAL else []
         specs = [ActionSpec("roll", {"max_add": reserve, "flank": battle.next_flank,
-                                     "dice": dice})]  # fmt: skip
+                                     "dice": dice,
+                                     "armies": battles.attacker_armies(battle)})]  # fmt: skip
         if battle.mode == NORMAL:
             specs.append(ActionSpec("retreat"))
         return specs

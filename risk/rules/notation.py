@@ -17,6 +17,7 @@ line per action type, with an example)::
     turn_in     = "turn" "in" card card card ["for" ("armies" | "factory" | "ship")]
                   turn in 2 9 wild                turn in Alaska, Peru, wild for ship
     place       = "place" n territory              place 3 Alaska
+    deploy      = "deploy" n territory {n territory}  deploy 3 Alaska, 2 Peru
     place_ship  = "place" "ship" station           place ship Pacific:Alaska
     attack      = "attack" source ">" territory ["committed"] n
                   attack Alaska > Kamchatka 4     attack Alaska > Kamchatka committed 8
@@ -25,8 +26,8 @@ line per action type, with an example)::
     naval       = "naval" (ship {"+" ship} ">" ship | ship "on" ship {ship ("on" | ">") ship})
                   ["normal" | "committed" | "flanking"] [n]
                   naval S3 > S7     naval S3 + S4 > S7 flanking 2     naval S3 on S7, S4 on S8
-    roll        = "roll" ["add" n] [n "dice"] ["until" "decided"]
-                  roll      roll add 2      roll 2 dice      roll until decided
+    roll        = "roll" ["add" n] [n "dice"] ["until" "decided"] ["until" n "left"]
+                  roll    roll add 2    roll 2 dice    roll until decided    roll until 3 left
     retreat     = "retreat"
     move_in     = "move" "in" n ["from" source]    move in 3      move in 2 from Ukraine
     mobilize    = ("mobilize" | "mobilise") ["reveal" card {card}] ["to" territory {territory}]
@@ -185,7 +186,9 @@ def _line(*parts: object) -> str:
 
 def _roll_text(a: act.Roll) -> str:
     dice = a.dice and f"{a.dice} dice"
-    return _line("roll", a.add and f"add {a.add}", dice, a.until_decided and "until decided")
+    until = a.until_decided and "until decided"
+    left = a.until_armies and f"until {a.until_armies} left"
+    return _line("roll", a.add and f"add {a.add}", dice, until, left)
 
 
 def _move_in_text(a: act.MoveIn) -> str:
@@ -232,6 +235,7 @@ _WRITERS: dict[type[Action], Callable[[Any], str]] = {
     act.Arrange: _arrange_text,
     act.TurnIn: _turn_in_text,
     act.Place: lambda a: f"place {a.armies} {a.territory}",
+    act.Deploy: lambda a: "deploy " + ", ".join(f"{n} {t}" for t, n in a.placements),
     act.PlaceShip: lambda a: f"place ship {a.station}",
     act.Attack: _attack_text,
     act.NavalAttack: _naval_text,
@@ -498,6 +502,14 @@ def _read_turn_in(w: _Words) -> Action:
     return act.TurnIn(w.player, cards=cards, reward=reward)
 
 
+def _read_deploy(w: _Words) -> Action:
+    placements: list[tuple[str, int]] = []
+    while not placements or w.peek() is not None:
+        armies = w.number("a number of armies")
+        placements.append((w.territory(), armies))
+    return act.Deploy(w.player, placements=tuple(placements))
+
+
 def _read_place(w: _Words) -> Action:
     if w.accept("ship"):
         return act.PlaceShip(w.player, station=w.station())
@@ -589,10 +601,15 @@ def _read_roll(w: _Words) -> Action:
     if w.is_number():
         dice = w.number()
         w.keyword("dice", "die")
-    until = bool(w.accept("until"))
-    if until:
-        w.keyword("decided")
-    return act.Roll(w.player, add=add, until_decided=until, dice=dice)
+    until, left = False, 0
+    while w.accept("until"):
+        if w.is_number():  # ``until 3 left``: stop once the attacker has 3 or fewer
+            left = w.number("the armies left to stop at")
+            w.keyword("left")
+        else:
+            w.keyword("decided")
+            until = True
+    return act.Roll(w.player, add=add, until_decided=until, dice=dice, until_armies=left)
 
 
 def _read_move(w: _Words) -> Action:
@@ -730,6 +747,7 @@ _READERS: dict[str, Callable[[_Words], Action]] = {
     "arrange": _read_arrange,
     "turn": _read_turn_in,
     "place": _read_place,
+    "deploy": _read_deploy,
     "attack": _read_attack,
     "flank": _read_flank,
     "naval": _read_naval,

@@ -106,7 +106,7 @@ def _roll_spec(state: GameState, s: ActionSpec) -> str:
         parts.append(f"[add {_range(1, o['max_add'])}]")
     if o["dice"]:
         parts.append(f"[<{o['dice'][0]}-{o['dice'][-1]}> dice]")
-    parts.append("[until decided]")
+    parts.append("[until decided | until <n> left]")
     return " ".join(parts)
 
 

@@ -13,6 +13,7 @@ from combat.dice import Dice
 from combat.poker.cards import SUITS
 from risk.rules import board, touched
 from risk.rules.actions import (
+    Deploy,
     Discard,
     EndTurn,
     IllegalAction,
@@ -213,6 +214,21 @@ def do_place(state: GameState, action: Place, events: list[Event]) -> None:
     board.create(state, "reinforcement", action.armies)
     events.append({"type": "placed", "seat": turn.seat, "territory": action.territory,
                    "armies": action.armies})  # fmt: skip
+
+
+def do_deploy(state: GameState, action: Deploy, events: list[Event]) -> None:
+    """Each placement in order, as its own ``Place``; the first refused one refuses the whole
+    batch, naming its entry (the engine applies to a copy, so nothing of it stays)."""
+    if not action.placements:
+        raise IllegalAction(Refusal.ARMIES, "name at least one placement", field="placements")
+    for i, (territory, armies) in enumerate(action.placements):
+        try:
+            do_place(state, Place(action.player, territory, armies), events)
+        except IllegalAction as exc:
+            raise IllegalAction(
+                exc.code, f"placement {i + 1} ({armies} on {territory}): {exc.reason}",
+                field=f"placements[{i}]",
+            ) from exc  # fmt: skip
 
 
 def do_place_ship(state: GameState, action: PlaceShip, events: list[Event]) -> None:

@@ -90,6 +90,7 @@ class Refusal(StrEnum):
     UNEQUAL_FLANKS = "unequal-flanks"
     UNKNOWN_ACTION = "unknown-action"
     UNKNOWN_PLAYER = "unknown-player"
+    UNTIL = "until"
     WILD_TERRITORIES = "wild_territories"
     WRONG_PHASE = "wrong-phase"
     # Passed through from the poker core (combat.poker) by risk.rules.contest.do_poker; POKER when

@@ -20,6 +20,7 @@ from risk.rules.actions import (
     Challenge,
     Concede,
     Cruise,
+    Deploy,
     Discard,
     Disembark,
     Embark,
@@ -76,9 +77,13 @@ def _turn_in(o: dict[str, Any], p: str) -> list[Action]:
 
 
 def _place(o: dict[str, Any], p: str) -> list[Action]:
-    return [
+    out: list[Action] = [
         Place(p, t, n) for t in o["territories"] for n in _edges(o["min"], o["max"])
     ]  # fmt: skip
+    ts = o["territories"]
+    if len(ts) >= 2 and o["max"] >= 2:  # a draft of two placements, the rest on the first
+        out.append(Deploy(p, ((ts[0], o["max"] - 1), (ts[-1], 1))))
+    return out
 
 
 def _place_ship(o: dict[str, Any], p: str) -> list[Action]:
@@ -174,6 +179,7 @@ def _roll(o: dict[str, Any], p: str) -> list[Action]:
     adds = _edges(0, o["max_add"])
     out: list[Action] = [Roll(p, add=a, until_decided=u) for a in adds for u in (False, True)]
     out += [Roll(p, dice=d) for d in o["dice"]]
+    out += [Roll(p, until_armies=n) for n in _edges(1, o["armies"])]
     return out
 
 

@@ -1,7 +1,7 @@
-"""Every game ends: 120 seeded random games of 2-6 players, late-comers joining and players
-leaving or conceding now and then, each played to its end by ``sample_action``
-(``bench/random_endings.py``, which plays as many as asked: ``--games 300`` for RULES.md J6's
-figure).
+"""Every game ends: 60 seeded random games (120 under WARBOARD_DEEP=1) of 2-6 players,
+late-comers joining and players leaving or conceding now and then, each played to its end by
+``sample_action`` (``bench/random_endings.py``, which plays as many as asked: ``--games 300``
+for RULES.md J6's figure).
 
 Before RULES.md J5/J6 about one random game in ten never ended: one player held all 42
 territories, with no ship and no cards, against a pirate whose 1-army ships could never land.
@@ -12,8 +12,9 @@ holding every territory no longer ends a last-standing game (J5). Every game mus
 revision 2 (with the rule fixes, the loophole options at their defaults and the random sampler
 committing ``min_commitment``) the longest of the first 300 seeds is seed 114: 358 rounds, 18,777
 actions (random play has no aim: two random players slug it out with large stacks). The suite
-plays seeds 0-119, which hold it; the other 180 seeds are the bench's (they took as long again
-as the rest of the slow engine tests together). The bounds were 300 rounds and 20,000 actions
+plays seeds 0-119 under WARBOARD_DEEP=1 (0-59 and 114 otherwise: tests/depth.py), which hold
+it; the other 180 seeds are the bench's (they took as long again as the rest of the slow engine
+tests together). The bounds were 300 rounds and 20,000 actions
 before revision 2, whose longest game took 253 rounds and 14,835 actions.
 """
 
@@ -25,6 +26,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from tests.depth import seed_count
 
 
 def _random_endings() -> ModuleType:
@@ -38,11 +41,15 @@ def _random_endings() -> ModuleType:
 
 
 endings = _random_endings()
-GAMES = 120
+#: 120 seeds under WARBOARD_DEEP=1, else 60 and seed 114, the longest game (tests/depth.py).
+GAMES = seed_count(120, 60)
 
-#: The seeds in slices of 30, one test each: pytest-xdist's workers share them out (one test
-#: of all the games was the longest of the suite, and whichever worker drew it ran it alone).
-SLICES = [range(start, start + 30) for start in range(0, GAMES, 30)]
+#: The seeds in slices of 10, one test each: pytest-xdist's workers share them out (one test
+#: of all the games was the longest of the suite, and whichever worker drew it ran it alone;
+#: slices of 30 still held a worker for 17 s near the run's end).
+SLICES = [range(start, start + 10) for start in range(0, GAMES, 10)]
+if GAMES <= 114:
+    SLICES.append(range(114, 115))
 
 
 @pytest.mark.slow

@@ -25,9 +25,10 @@ from risk.rules import (
     sample_action,
 )
 from risk.rules.state import GameState, Options
+from tests.depth import seed_count
 from tests.risk.spec_actions import actions_from_spec
 
-GAMES = [(seed, 2 + seed % 5) for seed in range(12)]
+GAMES = [(seed, 2 + seed % 5) for seed in range(seed_count(12, 6))]  # tests/depth.py
 STEPS = 700
 CHECKED_PER_STEP = 60  # built actions applied per step, drawn from all of them when more
 

@@ -33,10 +33,11 @@ from risk.rules.actions import Concede, VoteDraw
 from risk.rules.invariants import violations
 from risk.rules.state import PLAYER, GameState
 from risk.rules.turns import leave_refusal
+from tests.depth import seed_count
 
 ROUND_CAP = 8
 ACTION_CAP = 2500
-GAMES = [(seed, 2 + seed % 5) for seed in range(15)]
+GAMES = [(seed, 2 + seed % 5) for seed in range(seed_count(15, 10))]  # tests/depth.py
 
 
 def check_invariants(state: GameState) -> None:

@@ -26,6 +26,7 @@ from risk.rules.actions import Concede
 from risk.rules.pieces import Changes, Pieces, changes, pieces_of
 from risk.rules.state import GameState
 from risk.rules.touched import Touched, recording, territory
+from tests.depth import seed_count
 
 ACTION_BOUND = 25_000
 
@@ -97,7 +98,7 @@ def test_the_rows_written_from_what_was_touched_equal_the_state(seed: int) -> No
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(6, 30))
+@pytest.mark.parametrize("seed", range(6, 6 + seed_count(24, 12)))  # tests/depth.py
 def test_random_games_played_to_their_end_never_leave_a_row_behind(seed: int) -> None:
     state, _ = play(seed, 2 + seed % 5)
     assert state.over
