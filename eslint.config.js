@@ -24,6 +24,11 @@ export default [
     },
   },
   {
+    // The service worker: a classic script (served from /sw.js), in the worker's global scope.
+    files: ["frontend/static/frontend/service_worker.js"],
+    languageOptions: { sourceType: "script", globals: { ...globals.serviceworker } },
+  },
+  {
     files: ["eslint.config.js"],
     languageOptions: { sourceType: "module", globals: { ...globals.node } },
   },

@@ -68,10 +68,9 @@ GROUPS = (
 def form_field(name: str, setting: Setting) -> forms.Field:
     """The form field of one setting, from its metadata: its limits, label and initial value."""
     given = settings.default(name)
-    initial = setting.suggested if given is None else given
     common: dict[str, Any] = {"label": setting.label}
-    if given is not MISSING and initial not in ("", None):
-        common["initial"] = initial
+    if given is not MISSING and given not in ("", None):
+        common["initial"] = given
     # A setting with a default may be left empty, except those whose empty value is no value
     # (a whole number, a closed choice without a blank one).
     optional = given is not MISSING and (

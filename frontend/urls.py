@@ -1,6 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
+from frontend import pwa
 from frontend import tournament_views as tournaments
 from frontend.views import (
     AACalculatorView,
@@ -18,6 +19,7 @@ from frontend.views import (
     RoomView,
     RulesView,
     SettingsView,
+    StatusView,
     VerifyView,
     WifCalculatorView,
     board_shapes,
@@ -28,6 +30,9 @@ ACCOUNT = "frontend/account"
 
 urlpatterns = [
     path("", HomeView.as_view(), name="home"),
+    path("status", StatusView.as_view(), name="status-page"),
+    path("manifest.webmanifest", pwa.manifest, name="web-manifest"),
+    path("sw.js", pwa.service_worker, name="service-worker"),
     path("games", LobbyView.as_view(), name="lobby-page"),
     path("games/<id:game_id>", GameView.as_view(), name="game-page"),
     path("board/<slug:name>.json", board_shapes, name="board-shapes"),

@@ -1,7 +1,9 @@
 """Page views: templates only, data comes from the API and websockets.
 
-No view here reads the database: the pages are shells that their scripts fill from
-``/api/...`` and ``/ws/games/<id>/``, so nothing hidden can leak through a rendered page.
+The pages are shells that their scripts fill from ``/api/...`` and ``/ws/games/<id>/``, so
+nothing hidden can leak through a rendered page; the few that render data (a player's ratings
+and games, the leaderboard) read it through the features' reads, which apply the API's rules
+of who may see what.
 """
 
 from typing import Any
@@ -15,13 +17,20 @@ from combat.axis_allies.editions import available_editions, load_edition
 from frontend.notation_doc import notation_rows
 from frontend.rating_chart import history_chart
 from games.models import Rating
+from games.play import access
+from games.play.reads import lists
 from games.ratings import board
 from games.web.exceptions import NotFoundError
 from risk.rules.board_map import MapError, load_board_shapes, load_map
 
-# Every unit of any edition, the revised edition's order first (the A&A form's rows).
+# Every unit of any edition, the revised edition's order first (the A&A form's rows; calc_page.js
+# shows those of the chosen edition, from GET /api/combat/aa/editions).
 AA_UNITS = list(
-    dict.fromkeys(name for key in ("revised", "classic") for name in load_edition(key).units)
+    dict.fromkeys(
+        name
+        for key in ("revised", "classic", *available_editions())
+        for name in load_edition(key).units
+    )
 )
 # The A&A ``rules`` values with what they mean (combat.axis_allies.rules).
 AA_RULES = [
@@ -36,7 +45,16 @@ AA_RULES = [
 
 
 class HomeView(TemplateView):
+    """``/``: what Warboard is, who you are (or where to sign in), where to play and look
+    things up, and the running games to watch (``home.js`` lists them from the API)."""
+
     template_name = "frontend/home.html"
+
+
+class StatusView(TemplateView):
+    """``/status``: the server's health and a websocket ping (``status.js``)."""
+
+    template_name = "frontend/status.html"
 
 
 class LobbyView(TemplateView):
@@ -108,6 +126,12 @@ class RoomsView(TemplateView):
 
     template_name = "frontend/rooms.html"
 
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        # The edition picker: every edition's key with its name, from the data files.
+        context["editions"] = [(key, load_edition(key).name) for key in available_editions()]
+        return context
+
 
 class RoomView(TemplateView):
     """``/rooms/<id>``: one room's journal and the forms to post to it (``room.js``); like
@@ -131,7 +155,7 @@ class AACalculatorView(TemplateView):
         context = super().get_context_data(**kwargs)
         context["units"] = AA_UNITS
         context["rules"] = AA_RULES
-        context["editions"] = available_editions()
+        context["editions"] = [(key, load_edition(key).name) for key in available_editions()]
         return context
 
 
@@ -208,4 +232,25 @@ class PlayerView(TemplateView):
             )  # fmt: skip
         context["player"] = found
         context["sections"] = sections
+        context["games"] = player_games(found["username"], self.request.user)
         return context
+
+
+#: The games a player's page lists at most, the newest first.
+PLAYER_GAMES = 30
+
+
+def player_games(username: str, viewer: Any) -> list[dict[str, Any]]:
+    """The games ``username`` plays or played that ``viewer`` may see listed (the lobby's rule:
+    public ones, and private ones the viewer sits in or created), for the player's page."""
+    games = lists.played_by(access.listed_for(viewer), username)[:PLAYER_GAMES]
+    return [
+        {
+            "id": game.pk,
+            "name": game.name,
+            "status": game.status,
+            "winner": (game.result or {}).get("winner"),
+            "when": game.finished_at or game.started_at or game.created_at,
+        }
+        for game in games
+    ]

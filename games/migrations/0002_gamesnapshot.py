@@ -1,4 +1,4 @@
-"""One state row per game (issue 14): ``GameSnapshot`` holds the engine's ``to_dict`` as JSON.
+"""One state row per game: ``GameSnapshot`` holds the engine's ``to_dict`` as JSON.
 
 The data step moves every existing board out of the normalized ``risk`` board tables into its
 game's snapshot, reading the rows as ``risk.adapter.load`` did (that module is gone, so its read

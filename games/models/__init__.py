@@ -6,6 +6,7 @@ migrations name ``games.models.<Name>``; migration 0001 names ``games.models.new
 
 from games.models.accounts import BOT_PREFIX, RESERVED_PREFIXES, Profile, is_reserved_name
 from games.models.mail import InboundMail
+from games.models.notifications import NotificationSettings, PushSubscription
 from games.models.pieces import Card, Ship, TerritoryHolding
 from games.models.play import (
     AI_LEVELS,
@@ -57,7 +58,9 @@ __all__ = [
     "GameSnapshot",
     "InboundMail",
     "JournalEdited",
+    "NotificationSettings",
     "Profile",
+    "PushSubscription",
     "Rating",
     "RatingChange",
     "Room",

@@ -1,4 +1,4 @@
-"""Accounts' rows: the profile every user has (display name, mail preferences), and the
+"""Accounts' rows: the profile every user has (display name, mail and play preferences), and the
 names no person may take (the engine's and the server's own actors).
 """
 
@@ -28,6 +28,22 @@ class Profile(models.Model):
     email_your_turn = models.BooleanField(default=True, help_text='"Your turn" emails.')
     email_reminder = models.BooleanField(default=True, help_text="Deadline reminders.")
     email_game_over = models.BooleanField(default=True, help_text="Game-over results.")
+
+    class RollUntil(models.TextChoices):
+        """How far one click of the battle form's Roll button rolls (the player's standing
+        choice, so a battle of twenty rolls is one click, not twenty)."""
+
+        ONCE = "once", "one roll a click"
+        DECIDED = "decided", "until the battle is decided"
+        ARMIES = "armies", "until the attack is down to N armies"
+
+    roll_until = models.CharField(
+        max_length=8, choices=RollUntil.choices, default=RollUntil.DECIDED,
+        help_text="How far the Roll button rolls on.",
+    )  # fmt: skip
+    roll_until_armies = models.PositiveSmallIntegerField(
+        default=3, help_text='The N of "until N armies left" (1 or more).'
+    )
 
     def __str__(self) -> str:
         return self.display_name or self.user.get_username()

@@ -37,7 +37,12 @@ class Room(models.Model):
     rules = models.CharField(
         max_length=20, blank=True, help_text="A&A: dice, lowluck or chess; '' for the others."
     )
-    edition = models.CharField(max_length=20, blank=True, help_text="A&A: classic or revised.")
+    # 40: the longest edition key is global-1940-2e-path-to-victory (30 characters).
+    edition = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="A&A: an edition of combat/axis_allies/data (revised, 1942-2e, ...).",
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_rooms"

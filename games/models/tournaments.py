@@ -54,7 +54,7 @@ class Tournament(models.Model):
     # Correspondence rooms.
     room_system = models.CharField(max_length=20, blank=True)
     room_rules = models.CharField(max_length=20, blank=True)
-    room_edition = models.CharField(max_length=20, blank=True)
+    room_edition = models.CharField(max_length=40, blank=True)
     room_sides = models.JSONField(
         default=list, blank=True, help_text="The two side names; the first-named plays the first."
     )

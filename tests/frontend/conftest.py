@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.frontend.browser import PASSWORD, Site, chromium_path
+from tests.frontend.browser import PASSWORD, Site, chromium_path, shared_dir
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups off the markers
@@ -22,7 +22,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
     """One daphne for the session's browser tests, on its own embedded database."""
-    server = Site(tmp_path_factory.mktemp("browser-site") / "var")
+    server = Site(tmp_path_factory.mktemp("browser-site") / "var", shared_dir(tmp_path_factory))
     server.start()
     try:
         yield server

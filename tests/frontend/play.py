@@ -7,6 +7,12 @@ sets the other fields through the form's ``[data-field=<choice key>]`` controls,
 the form's ``button.primary`` and waits for ``#action-result`` to acknowledge a newer version
 (or raises with the error the page shows). It never types JSON into the Advanced editor.
 
+A placement is the form's draft: the armies a click first, then the click on the territory. A
+roll's ``until_decided``/``until_armies`` set the form's "Roll on" select (``until``), which
+starts at the player's remembered choice. ``Clicks`` counts what a person would have done: a
+button, a pick, a control changed; a form the page opened already, or a control already holding
+the value, costs none.
+
 A choice with no control of its own is left as the form keeps it (the poker table sets its
 ``move`` itself for the choose and draw steps). After the ack ``perform`` reads the logged
 action back (``GET /api/games/<id>/events``) and checks that the page sent exactly what was
@@ -17,9 +23,10 @@ that missed) fails here, naming the keys that differ.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
+from risk.rules import ActionSpec
+from risk.rules.forced import only_action
 from tests.frontend.browser import GAME_MODULE, game_state, wait_for_game
 
 #: Picks made on the board, per type: (action key, what to click). Territories are clicked as
@@ -50,22 +57,47 @@ class PerformError(AssertionError):
     """The page could not perform the action: a missing control, or the server's refusal."""
 
 
-def perform(page: Any, action: dict[str, Any]) -> int:
+class Clicks:
+    """The clicks (and keyboard entries) one ``perform`` took: a button, a pick on the board, a
+    select or field changed, a box ticked. A control already holding the wanted value, or a form
+    already open, takes none."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def add(self, n: int = 1) -> None:
+        self.count += n
+
+
+_clicks = Clicks()
+
+
+def perform(page: Any, action: dict[str, Any], clicks: Clicks | None = None) -> int:
     """Perform ``action`` (a ``legal_actions``-valid action dict) on ``page``; the new version.
+    ``clicks`` counts the person's clicks it took.
 
     Raises ``PerformError`` with the page's words when the form refuses or the server does.
     """
+    global _clicks
+    _clicks = clicks if clicks is not None else Clicks()
     kind = action["type"]
     before = _version(page)
     _open_form(page, action)
     done = set(_CLICKED)
+    if kind == "place":  # the draft: the armies a click first, then the click on the board
+        _set(page, "armies", action["armies"])
+        _click_board(page, "territory", action["territory"])
+        _picked(page, "territory", action["territory"])
+        done |= {"armies", "territory"}
+    elif kind == "roll":
+        done |= _roll_on(page, action)
     if kind == "attack":
         done |= _pick_attack(page, action)
     elif kind == "naval_attack":
         done |= _pick_naval(page, action)
     elif kind == "arrange":
         done |= _fill_arrangement(page, action)
-    else:
+    elif kind not in ("place", "roll"):
         if kind in PER_SHIP:  # the button opened that ship's form; a ship select agrees
             _set(page, "ship", action["ship"])
             _picked(page, "ship", action["ship"])
@@ -79,16 +111,34 @@ def perform(page: Any, action: dict[str, Any]) -> int:
     if commit.count() == 0:
         raise PerformError(f"the {kind} form has no commit button (button.primary)")
     commit.first.click()
+    _clicks.add()
     version = _wait_for_ack(page, before, kind)
     _check_logged(page, version, action)
     return version
+
+
+def nothing_to_choose(specs: list[dict], view: dict) -> bool:
+    """Whether the server takes this decision for the person (risk/RULES.md F1): one decision
+    with one action to build, unless that would tell the table about a hidden hand (a
+    mobilization while the defender holds a Risk card, a reinforcement while the seat whose
+    turn it is holds three or more)."""
+    if len(specs) != 1 or not only_action(ActionSpec(specs[0]["type"], specs[0]["options"]), "me"):
+        return False
+    kind = specs[0]["type"]
+    if kind not in ("mobilize", "place"):
+        return True
+    seat = (view.get("battle") or {}).get("defender") if kind == "mobilize" else None
+    seat = seat or (view.get("turn") or {}).get("seat")
+    held = next(s["risk_cards"] for s in view["seats"] if s["id"] == seat)
+    return held == 0 if kind == "mobilize" else held < 3
 
 
 # --- opening the form -------------------------------------------------------------------------
 
 
 def _open_form(page: Any, action: dict[str, Any]) -> None:
-    """Click the action's button; for per-ship specs (sail, embark, ...) the one of its ship."""
+    """Click the action's button, unless its form is open already (the page opens the first
+    action's form by itself); for per-ship specs (sail, embark, ...) the one of its ship."""
     buttons = page.locator(f"#action-buttons button[data-type={action['type']}]")
     count = buttons.count()
     if count == 0:
@@ -96,7 +146,21 @@ def _open_form(page: Any, action: dict[str, Any]) -> None:
     button = buttons.first
     if count > 1 and "ship" in action:
         button = buttons.filter(has_text=f"({action['ship']})").first
+    if button.get_attribute("aria-pressed") == "true":
+        return
     button.click()
+    _clicks.add()
+
+
+def _roll_on(page: Any, action: dict[str, Any]) -> set[str]:
+    """How far the roll rolls on, in the form's one select (``until``), which the page starts
+    at the player's standing choice; the mark of ``until N left`` in its field."""
+    if action.get("until_armies"):
+        _set(page, "until", "armies")
+        _set(page, "until_armies", action["until_armies"])
+    else:
+        _set(page, "until", "decided" if action.get("until_decided") else "once")
+    return {"until_decided", "until_armies"}
 
 
 # --- board picks ------------------------------------------------------------------------------
@@ -117,6 +181,7 @@ def _click_board(page: Any, what: str, name: str) -> None:
     if node.count() == 0:
         raise PerformError(f"the board has no {what} {name!r}")
     node.scroll_into_view_if_needed()
+    _clicks.add()
     point = node.evaluate(HIT_POINT)
     if point is not None:
         page.mouse.click(point["x"], point["y"])
@@ -229,6 +294,11 @@ def _set(page: Any, key: str, value: Any) -> None:
     first = controls.first
     tag = first.evaluate("n => n.tagName.toLowerCase()")
     kind = (first.get_attribute("type") or "").lower()
+    single = tag == "select" or (kind not in ("checkbox", "radio") and tag != "button")
+    if not isinstance(value, list | tuple) and single and first.input_value() == _text(value):
+        return  # already so: no click
+    if not isinstance(value, list | tuple) and kind not in ("checkbox",):
+        _clicks.add()
     if isinstance(value, list | tuple):
         if tag == "select":  # one select per item (the wild dice of a mobilization)
             for i, item in enumerate(value[: controls.count()]):
@@ -282,6 +352,8 @@ def _set_many(form: Any, key: str, wanted: list[str]) -> None:
 def _toggle(box: Any, on: bool) -> None:
     """Check or uncheck a box as a person does: the box, or the card drawn as its label when
     the box itself is hidden behind the drawing."""
+    if box.is_checked() != on:
+        _clicks.add()
     if box.is_visible():
         box.set_checked(on)
     else:
@@ -309,23 +381,19 @@ def _version(page: Any) -> int:
     return int(game_state(page)["version"])
 
 
-_ACK = re.compile(r"Applied: now version (\d+)")
-
-
 def _wait_for_ack(page: Any, before: int, kind: str) -> int:
-    """The version the ack names, once the page holds it; the page's error text raised."""
+    """The version the ack names (the result's ``data-version``: the words shown never name
+    it), once the page holds it; the page's error text raised."""
     page.wait_for_function(
         """before => { const r = document.getElementById('action-result');
-           const m = /Applied: now version (\\d+)/.exec(r.textContent);
-           return r.className === 'bad' || (m && Number(m[1]) > before); }""",
+           return r.className === 'bad' || Number(r.dataset.version || -1) > before; }""",
         arg=before,
     )
     result = page.locator("#action-result")
     text = result.inner_text()
-    match = _ACK.search(text)
-    if result.get_attribute("class") == "bad" or match is None:
+    if result.get_attribute("class") == "bad" or not text.startswith("Done"):
         raise PerformError(f"{kind}: the page says {text!r}")
-    version = int(match.group(1))
+    version = int(result.get_attribute("data-version") or -1)
     wait_for_game(page, "(s, v) => s.version >= v", version)
     return version
 

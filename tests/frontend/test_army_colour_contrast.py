@@ -71,11 +71,19 @@ def over(colour: str, under: str, opacity: float) -> tuple[int, int, int]:
 
 def css_rule(selector: str) -> dict[str, str]:
     """The declarations of the first rule of site.css whose selector is exactly ``selector``."""
-    for sel, body in re.findall(r"([^{}]+)\{([^}]*)\}", SITE_CSS.read_text()):
+    css = re.sub(r"/\*.*?\*/", "", SITE_CSS.read_text(), flags=re.S)  # comments are no selector
+    for sel, body in re.findall(r"([^{}]+)\{([^}]*)\}", css):
         if sel.strip() == selector:
             pairs = (d.split(":", 1) for d in body.split(";") if ":" in d)
             return {k.strip(): v.strip() for k, v in pairs}
     raise AssertionError(f"no rule {selector!r} in site.css")
+
+
+def screen_px(length: str) -> float:
+    """On-screen pixels of a board length: ``3px`` or ``calc(3px * var(--k))`` (the board's
+    lengths scaled by --k, board units per screen pixel, are that many screen pixels)."""
+    scaled = re.fullmatch(r"calc\(([\d.]+)px \* var\(--k\)\)", length)
+    return float(scaled.group(1) if scaled else length.removesuffix("px"))
 
 
 def test_the_formula_worked_by_hand_for_red():
@@ -102,9 +110,10 @@ def test_the_board_text_is_drawn_on_a_white_halo():
     text = css_rule(".board-svg text")
     assert text["paint-order"] == "stroke"  # the stroke under the fill: a ring, not a cover
     assert text["stroke"] == "#fff"
-    # 3px centred on the outline: 1.5px of white all round each glyph, wider than the gap
-    # anti-aliasing leaves, so no glyph edge touches the fill.
-    assert float(text["stroke-width"].removesuffix("px")) >= 3
+    # 3 screen pixels centred on the outline: 1.5px of white all round each glyph, wider than
+    # the gap anti-aliasing leaves, so no glyph edge touches the fill. Written in board units
+    # per screen pixel (``calc(3px * var(--k))``, board.js sets --k) so it holds at any zoom.
+    assert screen_px(text["stroke-width"]) >= 3
     assert text["stroke-linejoin"] == "round"  # no gaps at sharp corners of the ring
 
 

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.a11y import audit, tab_walk
-from tests.frontend.browser import game_state, wait_for_game
+from tests.frontend.browser import game_state
 from tests.frontend.conftest import sign_in as sign_in_page
 
 pytestmark = pytest.mark.browser
@@ -39,20 +39,10 @@ def games(chromium, site):
     finished game (for its replay page): their ids."""
     site.create_user(PLAYER)
     finished = site.finished_game("a11y-bob")
+    running = site.game_to_place(PLAYER)
     context = chromium.new_context(base_url=site.url)
     try:
-        page = context.new_page()
-        sign_in(page, PLAYER)
-        # Not every deal gives PLAYER a place decision: a turn with no reinforcements to place
-        # (a poker pot counted instead of the bonus, rule R7) starts with the attacks, and a
-        # CI run's game went on to its end without one. Another game is dealt then.
-        for _ in range(GAMES_TRIED):
-            running = page.evaluate(NEW_GAME)
-            page.goto(f"/games/{running}")
-            if play_until_place(page, running):
-                break
-        else:
-            pytest.fail(f"no place decision came in {GAMES_TRIED} games")
+        sign_in(context.new_page(), PLAYER)
     finally:
         state = context.storage_state()  # PLAYER's session, for every test of the module
         context.close()
@@ -77,55 +67,8 @@ def sign_in(page, username: str) -> None:
     expect(page.locator("#whoami")).to_contain_text(f"Signed in as {username}", timeout=LOADED)
 
 
-#: Games dealt at most until one asks PLAYER to place armies.
-GAMES_TRIED = 5
-#: PLAYER's new game: 3 seats, one round, the bots in the other two; its id.
-NEW_GAME = """async () => {
-  const { api } = await import("/static/frontend/common.js");
-  const made = await api("POST", "/api/games", {seats: 3, name: "Keyboard game",
-    options: {win: "round-limit", round_limit: 1}});
-  await api("POST", `/api/games/${made.data.id}/bots`);
-  await api("POST", `/api/games/${made.data.id}/start`);
-  return made.data.id;
-}"""
-#: Decisions of our campaign: offered without ``place``, our turn went past the placing.
-CAMPAIGN = {"attack", "end_campaign", "cruise"}
-
-#: One move of ours: the server's hint (the hard AI's choice for us) sent as our action, only
-#: when the hint is for the version the page shows and is not the placement we wait for. The
-#: server may have moved on (bots act between our reads): a hint for a newer version could be our
-#: ``place`` itself, and playing it skipped the decision this module needs (a CI run played the
-#: whole turn by hints and the round-limit game ended with no ``place`` ever shown).
-PLAY_HINT = """async ([gameId, version]) => {
-  const { api, randomKey } = await import("/static/frontend/common.js");
-  const hint = await api("GET", `/api/games/${gameId}/hint`);
-  if (!hint.ok) return hint.data && hint.data.error;
-  if (hint.data.version !== version || hint.data.action.type === "place") return "stale";
-  const sent = await api("POST", `/api/games/${gameId}/actions`, {action: hint.data.action,
-    expected_version: version, idempotency_key: randomKey()});
-  return sent.ok ? "played" : sent.data && sent.data.error;
-}"""
 #: Offered all game long: not a decision the game waits for.
 META = {"leave", "concede", "vote_draw", "prefer"}
-
-
-def play_until_place(page, game_id: int, seconds: float = 300) -> bool:
-    """Play our decisions with the hints (the setup, an ally challenge, ...) until we are to
-    place armies (True), or our campaign or the game's end comes without it (False, see
-    ``games``): what comes first depends on the game's secret seed."""
-    deadline = time.monotonic() + seconds
-    while True:
-        state = game_state(page)
-        types = {a["type"] for a in (state["view"] or {}).get("legal_actions", [])}
-        if "place" in types:
-            return True
-        if (state["view"] or {}).get("over") or types & CAMPAIGN:
-            return False
-        assert time.monotonic() < deadline, f"no place decision came (offered: {types})"
-        played = types - META and page.evaluate(PLAY_HINT, [game_id, state["version"]])
-        if played == "played":
-            wait_for_game(page, "(s, v) => s.version > v", state["version"])
-        time.sleep(0.3)
 
 
 def wait_for_action(page, action_type: str, seconds: float = 120) -> None:

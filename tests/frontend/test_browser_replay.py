@@ -128,3 +128,26 @@ def test_a_roll_step_shows_the_dice_and_losses_from_the_log(page, site, finished
     page.keyboard.press("Home")  # the first entry (an arrangement) rolls no battle dice
     expect(page.locator("#entry-battle")).to_be_hidden()
     assert page.js_errors == []
+
+
+def test_play_steps_on_its_own_and_pause_stops_it(page, site, finished):
+    count = len(replay(site, finished)["entries"])
+    page.goto(f"/games/{finished}/replay")
+    title = page.locator("#entry-title")
+    expect(title).to_have_text(f"Entry 1 of {count}")
+    page.locator("#replay-speed").select_option("500")
+    play = page.get_by_role("button", name="Play", exact=True)  # not "Alaska, replay-rhea, ..."
+    play.click()
+    expect(page.locator("#replay-play")).to_have_attribute("aria-pressed", "true")
+    expect(title).to_have_text(f"Entry 3 of {count}", timeout=5_000)  # 0.5 s an entry
+    page.get_by_role("button", name="Pause", exact=True).click()
+    expect(page.locator("#replay-play")).to_have_text("Play")
+    stopped = title.text_content()
+    page.wait_for_timeout(1_200)  # two entries' time: nothing moves while paused
+    assert title.text_content() == stopped
+    page.keyboard.press("End")  # Play at the last entry starts over from the first
+    page.locator("#replay-play").click()
+    expect(title).to_have_text(re.compile(rf"^Entry [1-3] of {count}$"))
+    page.keyboard.press("ArrowRight")  # a step by hand pauses it
+    expect(page.locator("#replay-play")).to_have_attribute("aria-pressed", "false")
+    assert page.js_errors == []

@@ -35,6 +35,7 @@ def test_a_room_is_made_joined_and_a_battle_rolled_through_its_pages(chromium, s
         alice.get_by_label("Name", exact=True).fill("Spring 1942")
         alice.get_by_label("System").select_option("axis_allies")
         alice.get_by_label("A&A rules").select_option("dice")
+        alice.get_by_label("A&A edition").select_option("1942-2e")
         alice.get_by_label("The side you play").fill("Germany")  # the sides: Germany, Soviet Union
         alice.get_by_label("Rated").uncheck()  # alice referees: a rated room's referee plays none
         alice.get_by_role("button", name="Create the room").click()
@@ -44,6 +45,14 @@ def test_a_room_is_made_joined_and_a_battle_rolled_through_its_pages(chromium, s
         expect(alice.locator("#room-facts")).to_contain_text(
             "Germany: room-alice; Soviet Union: free"
         )
+        # The edition by its name in the edition data, not its key, on the room and the list.
+        edition = "Axis & Allies 1942 Second Edition (2012)"
+        expect(alice.locator("#room-facts")).to_contain_text(f"{edition}, dice rules")
+        expect(alice.locator("#room-facts")).not_to_contain_text("1942-2e")
+        alice.goto("/rooms")
+        row = alice.locator("#rooms-body tr", has_text="Spring 1942")
+        expect(row.locator("td").nth(1)).to_have_text(f"{edition}, Dice")
+        alice.goto(f"/rooms/{room_id}")
 
         bob.goto(f"/rooms/{room_id}")
         bob.get_by_role("button", name="Join as Soviet Union").click()
@@ -60,7 +69,7 @@ def test_a_room_is_made_joined_and_a_battle_rolled_through_its_pages(chromium, s
         entries = alice.evaluate(JOURNAL, room_id)
         request, result = entries[-2], entries[-1]
         assert (request["kind"], result["kind"]) == ("battle_request", "battle_result")
-        assert request["data"]["notation"] == "a&a revised 3 inf 1 art vs 2 inf dice"
+        assert request["data"]["notation"] == "a&a 1942-2e 3 inf 1 art vs 2 inf dice"
         rolls = result["data"]["rolls"]
         assert [r["number"] for r in rolls] == list(range(1, len(rolls) + 1))  # the room's first
         shown = " ".join(f"#{r['number']}: {r['value']}" for r in rolls)

@@ -107,7 +107,7 @@ def test_a_ship_cruises_and_sails_by_clicks_on_the_board(page, site, signed_in):
     expect(dot).to_have_class(re.compile(r"\bpicked\b"))
     expect(page.locator("#action-form select[data-field=station]")).to_have_value(goal)
     page.locator("#action-form button.primary").click()
-    expect(page.locator("#action-result")).to_contain_text("Applied")
+    expect(page.locator("#action-result")).to_contain_text("Done")
     wait_for_game(page, "(s, [ship, goal]) => s.view.ships[ship].station === goal", [ship, goal])
     moved = game_state(page)["view"]["ships"][ship]
     assert moved["moves"] == moves - reach[goal]
@@ -165,7 +165,7 @@ def test_the_set_up_is_arranged_with_the_keyboard_on_the_board(page, site, signe
         page.keyboard.press("Enter")
         expect(page.locator("#action-form select[data-field=ship_station]")).to_have_value(station)
     page.locator("#action-form button.primary").click()
-    expect(page.locator("#action-result")).to_contain_text("Applied")
+    expect(page.locator("#action-result")).to_contain_text("Done")
     wait_for_game(page, "(s, t) => s.view.territories[t].factory === true", factory)
     if station is not None:
         ships = list(game_state(page)["view"]["ships"].values())

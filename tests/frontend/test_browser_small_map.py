@@ -9,6 +9,10 @@ classic one. They then play every decision by the server's hint through the boar
 the end. Screenshots of the board are written to ``WARBOARD_SCREENSHOTS`` (a folder) when set,
 else to the test's own temporary folder.
 
+Clicks are counted per decision (``play.Clicks``): no decision the page asks for may be one with
+nothing to choose (the server takes those, with a ``forced`` note in the log), and rolling a
+battle on to its end (the player's remembered choice) is one click, the Roll button.
+
 The site is a daphne of its own whose hint and action rate limits are raised (the test asks for a
 hint per decision at machine speed).
 """
@@ -23,9 +27,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.browser import Site, game_state, wait_for_game
+from tests.frontend.browser import Site, game_state, shared_dir, wait_for_game
 from tests.frontend.people import lobby_loaded, sign_in
-from tests.frontend.play import PerformError, perform
+from tests.frontend.play import Clicks, PerformError, nothing_to_choose, perform
 from tests.frontend.steer import kind_of, steer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -65,7 +69,7 @@ for _ in range(6000):
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """A daphne of its own, with the hint and action limits raised for machine-speed play."""
-    server = Site(tmp_path_factory.mktemp("small-map-site") / "var")
+    server = Site(tmp_path_factory.mktemp("small-map-site") / "var", shared_dir(tmp_path_factory))
     server.env.update({"THROTTLE_HINT": "100000/min", "THROTTLE_ACTIONS": "100000/min"})
     server.start()
     try:
@@ -92,6 +96,16 @@ def _hint(page, game_id: int) -> dict:
     action = dict(_api(page, f"/api/games/{game_id}/hint")["action"])
     action.pop("player", None)
     return action
+
+
+def _moves_on_by_itself(page, game_id: int, version: int, seconds: float = 15) -> bool:
+    """Whether the game leaves ``version`` with nobody clicking (the server's forced step)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if _api(page, f"/api/games/{game_id}")["version"] > version:
+            return True
+        time.sleep(0.1)
+    return False
 
 
 def _board_is_the_small_map(page) -> None:
@@ -143,6 +157,8 @@ def test_a_person_plays_the_small_map_against_a_bot_to_the_end(page, site, shots
     territories = set(_api(page, f"/api/games/{game_id}")["view"]["territories"])
     assert len(territories) == 24
     covered: set[str] = set()
+    clicks: dict[str, list[int]] = {}  # action type -> the clicks of each decision taken so
+    offered_forced: list[list[dict]] = []  # steps with nothing to choose the server left waiting
     started = time.monotonic()
     while True:
         assert time.monotonic() - started < GAME_SECONDS, f"covered only {sorted(covered)}"
@@ -160,18 +176,30 @@ def test_a_person_plays_the_small_map_against_a_bot_to_the_end(page, site, shots
         wanted = covered | {"committed", "flanking", "turn_in", "ally", "poker", "naval"}
         if covered & {"normal", "committed", "flanking"}:
             wanted |= {"normal"}
+        if nothing_to_choose(specs, state["view"]):
+            # The server takes it after the commit that led here: the person does nothing.
+            if not _moves_on_by_itself(page, game_id, state["version"]):
+                offered_forced.append(specs)
+            continue
         action = steer(specs, wanted, territories) or _hint(page, game_id)
         if action["type"] == "roll" and not action.get("add"):
-            action["until_decided"] = True
+            action["until_decided"] = True  # the remembered choice: rolling on is one click
+            action.pop("until_armies", None)
         if action["type"] == "naval_attack" and not action.get("targets"):
             # no targets: every ship attacks target (NavalAttack); the form names them
             action.pop("targets", None)
+        panel = shots / f"small-map-{action['type']}-form.png"
+        if action["type"] in ("place", "roll") and not panel.exists():
+            page.locator(".actions-panel").screenshot(path=str(panel))
+        counted = Clicks()
         try:
-            perform(page, action)
+            perform(page, action, counted)
         except PerformError as exc:
             if "moved on" in str(exc):
                 continue
             raise
+        adding = action["type"] == "roll" and action.get("add")  # a choice, not rolling on
+        clicks.setdefault("roll, adding" if adding else action["type"], []).append(counted.count)
         kind = kind_of(action, territories)
         if kind:
             covered.add(kind)
@@ -180,6 +208,16 @@ def test_a_person_plays_the_small_map_against_a_bot_to_the_end(page, site, shots
             page.locator("#board").screenshot(path=str(shots / "small-map-attack.png"))
 
     assert "place" in covered and covered & {"normal", "committed", "flanking"}, sorted(covered)
+    # Fewer clicks: a step with nothing to choose is the server's (never asked of the person:
+    # the log notes it), and rolling on to the end of a battle is one click, the Roll button.
+    assert offered_forced == []
+    entries = _api(page, f"/api/games/{game_id}/events")["entries"]
+    notes = [e for entry in entries for e in entry["events"]
+             if e["type"] == "forced" and e["player"] == "mapper"]  # fmt: skip
+    assert notes, "the server took no forced step of the person's"
+    assert clicks.get("roll") and max(clicks["roll"]) == 1, clicks
+    assert min(clicks["place"]) == 2, clicks  # a click on the board, then Place
+    print(f"clicks per decision: {clicks}; forced steps taken by the server: {len(notes)}")
     final = _api(page, f"/api/games/{game_id}")["view"]
     expect(page.locator("#result-line")).to_contain_text(
         f"Game over: {final['winner']} wins" if final["winner"] else "no winner"

@@ -41,6 +41,38 @@ def test_every_entry_of_a_finished_game_matches_as_verify_game_says(page, site, 
     assert page.js_errors == []
 
 
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_tables_columns_keep_their_words_whole(chromium, site, finished, width):
+    """The columns once shrank to one letter a line (the page's overflow-wrap: anywhere let a
+    cell be one character wide): each header's words stay whole, on a desktop and on a phone
+    (where the table scrolls in its box rather than squeezing)."""
+    context = chromium.new_context(base_url=site.url, viewport={"width": width, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"/verify?game={finished}")
+        expect(page.locator("#verify-status")).to_contain_text("Every entry matches",
+                                                               timeout=60_000)  # fmt: skip
+        sizes = page.evaluate("""() => [...document.querySelectorAll('#verify-table thead th')]
+          .map((th) => {
+            const words = th.textContent.trim().split(/\\s+/);
+            const probe = document.createElement('span');
+            probe.style.whiteSpace = 'nowrap';
+            th.append(probe);
+            const widest = Math.max(...words.map((w) => { probe.textContent = w;
+              return probe.getBoundingClientRect().width; }));
+            probe.remove();
+            return {text: th.textContent.trim(), width: th.clientWidth, widest};
+          })""")
+        assert [s["text"] for s in sizes][:2] == ["Entry", "Dice context"]
+        for size in sizes:  # the longest word fits the column (its padding aside)
+            assert size["width"] >= size["widest"], size
+        button = page.get_by_role("button", name="Load and check").bounding_box()
+        assert button is not None and button["height"] < 50, button  # one line, not one a letter
+        page.screenshot(path=f"/tmp/verify-{width}.png", full_page=True)
+    finally:
+        context.close()
+
+
 def test_a_tampered_roll_in_pasted_json_is_flagged(page, site, finished):
     body = replay(site, finished)
     entry = next(e for e in body["entries"] if e["rolls"])

@@ -19,7 +19,9 @@ from tests.frontend.node import call_each, module_url, run_script
 
 WIF_DATA = ROOT / "combat" / "crt" / "data" / "wif_2d10_land.json"
 FUNCTIONS = ["toQuery", "fromQuery", "toBody", "barData", "explainWif", "explainFrance",
-             "explainAA", "unitsText", "riskOutcomeText"]  # fmt: skip
+             "explainAA", "unitsText", "riskOutcomeText", "aaAnswerText", "swingBars",
+             "retreatPolicy", "retreatText", "legacyRetreat", "parseOrder", "orderOfLoss",
+             "orderWarningText", "cheapestText", "wavesText", "fieldInput"]  # fmt: skip
 
 
 def call(*calls: tuple[str, list]) -> list[dict]:
@@ -154,12 +156,16 @@ def test_aa_results_and_units_read_in_plain_english():
 
 
 def form_values(html: str) -> tuple[list[list[object]], dict[str, str]]:
-    """The form's controls as the script reads them: [[name, value]] and {name: type}."""
+    """The form's controls as the script sends them to the calculator endpoint: [[name, value]]
+    and {name: type}. Those marked data-local (on themselves or on a part around them) are the
+    page's own questions', not sent there."""
+    html = re.sub(r'<details\b[^>]*\bdata-local="true"[^>]*>.*?</details>', "", html, flags=re.S)
+    html = re.sub(r'<select\b[^>]*\bdata-local="true"[^>]*>.*?</select>', "", html, flags=re.S)
     values: list[list[object]] = []
     types: dict[str, str] = {}
     for tag in re.findall(r"<(?:input|textarea)\b[^>]*>", html):
         name = re.search(r'\bname="([^"]+)"', tag)
-        if name is None:
+        if name is None or 'data-local="true"' in tag:
             continue
         if 'type="checkbox"' in tag:
             values.append([name[1], " checked" in tag])
@@ -172,7 +178,7 @@ def form_values(html: str) -> tuple[list[list[object]], dict[str, str]]:
     for name, options in re.findall(
         r'<select[^>]*\bname="([^"]+)"[^>]*>(.*?)</select>', html, re.S
     ):
-        values.append([name, re.search(r'<option value="([^"]+)" selected', options)[1]])
+        values.append([name, re.search(r'<option value="([^"]*)" selected', options)[1]])
     return values, types
 
 
@@ -275,3 +281,243 @@ def test_the_renderers_draw_real_answers_with_text_only(client):
     assert "Row read" in text[4] and "Row read" not in text[3]
     assert got[5]["bars"] == 6 and "C: result C" in text[5]
     assert f"{france_roll['code']}: result {france_roll['code']}" in text[6]
+
+
+def test_the_aa_answers_in_sentences():
+    """One fighter against one infantry, 1942 2E (tests/combat/test_aa_questions_api.py): it
+    wins 1/2 with only the fighter left, so it never takes the territory; swing worked there."""
+    take = {"land_battle": True, "take": 0, "air_only_win": 0.5, "defender_holds": 0.5}
+    swing = {"expected_swing": 12.4449, "attacker_loss_mean": 5, "attacker_loss_sd": 5,
+             "defender_loss_mean": 1.5, "defender_loss_sd": 1.5}  # fmt: skip
+    assert ok("aaAnswerText", take, swing) == [
+        "The attacker takes the territory 0.0% of the time; expected IPC swing +12.4 for the "
+        "attacker.",
+        "It wins with only aircraft left 50.0% of the time: nothing takes the territory then, "
+        "and the aircraft must land elsewhere.",
+        "The defender holds 50.0% of the time.",
+        "The attacker loses 5.0 IPC on average (standard deviation 5.0), the defender 1.5 "
+        "(standard deviation 1.5).",
+    ]
+    sea = ok("aaAnswerText", {**take, "land_battle": False, "take": 0.873},
+             {**swing, "expected_swing": -0.04})  # fmt: skip
+    assert sea[0] == (
+        "The attacker clears the sea zone 87.3% of the time; expected IPC swing 0.0 for the "
+        "attacker."
+    )
+    assert len(sea) == 3  # no aircraft sentence at sea
+
+
+def test_the_swing_bars_go_from_the_lowest_swing_up():
+    swing = {"swing": [{"ipc": 3, "probability": 0.25}, {"ipc": -3, "probability": 0.625},
+                       {"ipc": 0, "probability": 0.125}]}  # fmt: skip
+    assert ok("swingBars", swing) == [
+        {"label": "-3 IPC", "value": 0.625},
+        {"label": "0 IPC", "value": 0.125},
+        {"label": "+3 IPC", "value": 0.25},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "policy"),
+    [("", None), ("after_round:2", {"after_round": 2}), ("below_chance:0.5", {"below_chance": 0.5}),
+     ("strafe", {"strafe": True})],
+)  # fmt: skip
+def test_the_retreat_choice_is_the_questions_policy(value, policy):
+    assert ok("retreatPolicy", value) == policy
+
+
+@pytest.mark.parametrize(
+    ("kind", "at", "policy"),
+    [("after_round", "3", {"after_round": 3}), ("below_chance", "40", {"below_chance": 0.4}),
+     ("below_chance", "12.5", {"below_chance": 0.125}), ("below_units", "2", {"below_units": 2}),
+     ("strafe", "", {"strafe": True}), ("", "7", None)],
+)  # fmt: skip
+def test_the_retreat_rule_and_its_number_are_the_policy(kind, at, policy):
+    assert ok("retreatPolicy", kind, at) == policy
+
+
+def test_a_retreat_number_that_does_not_fit_names_its_input():
+    got = call(
+        ("retreatPolicy", ["after_round", ""]),
+        ("retreatPolicy", ["after_round", "1.5"]),
+        ("retreatPolicy", ["below_units", "0"]),
+        ("retreatPolicy", ["below_chance", "150"]),
+    )
+    assert [g["error"] for g in got] == [
+        "retreat_at: give the number for the retreat",
+        "retreat_at: a whole number, 1 or more",
+        "retreat_at: a whole number, 1 or more",
+        "retreat_at: a chance above 0% and at most 100%",
+    ]
+
+
+def test_an_older_links_retreat_becomes_the_two_inputs():
+    pairs = [["retreat", "below_chance:0.3"], ["attacker.infantry", "2"]]
+    assert ok("legacyRetreat", pairs) == [
+        ["retreat", "below_chance"], ["retreat_at", "30"], ["attacker.infantry", "2"],
+    ]  # fmt: skip
+    assert ok("legacyRetreat", [["retreat", "after_round:2"]]) == [
+        ["retreat", "after_round"], ["retreat_at", "2"],
+    ]  # fmt: skip
+    assert ok("legacyRetreat", [["retreat", "strafe"]]) == [["retreat", "strafe"]]
+
+
+def test_the_new_inputs_round_trip_through_the_link():
+    """The order of loss (text with commas), its two options, the cheapest force's pool and
+    chance, and the second wave: what differs from the defaults goes into the link and back."""
+    values = [["order", "armor, mech infantry"], ["keep_land", True], ["keep_capital", False],
+              ["retreat", "below_units"], ["retreat_at", "2"], ["target", "85"],
+              ["measure", "take"], ["by", "units"], ["available.infantry", "4"],
+              ["available.armor", "0"], ["wave2.armor", "1"]]  # fmt: skip
+    defaults = {"order": "", "keep_land": False, "keep_capital": False, "retreat": "",
+                "retreat_at": "", "target": "90", "measure": "take", "by": "ipc",
+                "available.infantry": "0", "available.armor": "0", "wave2.armor": "0"}  # fmt: skip
+    query = ok("toQuery", values, defaults)
+    assert query == (
+        "order=armor%2C+mech+infantry&keep_land=true&retreat=below_units&retreat_at=2&target=85"
+        "&by=units&available.infantry=4&wave2.armor=1"
+    )
+    back = ok("fromQuery", query, list(defaults))
+    assert back == [[n, str(v).lower()] for n, v in values if str(v) != str(defaults[n])]
+    assert ["keep_land", "true"] in back
+
+
+def test_the_typed_order_of_loss_is_the_editions_unit_names():
+    names = ["infantry", "mech_infantry", "armor", "fighter", "battleship", "aa_gun"]
+    assert ok("parseOrder", "Infantry, mech-infantry; armors,,fighters", names) == [
+        "infantry", "mech_infantry", "armor", "fighter",
+    ]  # fmt: skip
+    assert ok("parseOrder", "", names) == []
+    assert ok("parseOrder", "armor, armor, infantry", names) == ["armor", "infantry"]
+    (got,) = call(("parseOrder", ["infantry, tanks", names]))
+    assert got["error"] == (
+        'order: "tanks" is not a unit of this edition (its units: infantry, mech '
+        "infantry, armor, fighter, battleship, aa gun)"
+    )
+
+
+def test_the_order_of_loss_as_the_questions_take_it():
+    assert ok("orderOfLoss", [], False, False) is None
+    assert ok("orderOfLoss", ["armor", "infantry"], False, False) == ["armor", "infantry"]
+    assert ok("orderOfLoss", [], True, False) == {
+        "units": [], "keep_one_land": True, "keep_capital_ship": False,
+    }  # fmt: skip
+
+
+def test_the_order_checks_warnings_in_the_pages_words():
+    """The warnings as combat.axis_allies.questions.check_order writes them."""
+    from combat.axis_allies.questions import check_order
+
+    warnings = check_order({"mech_infantry": 1, "fighter": 1}, ["mech_infantry", "fighter"],
+                           edition="global-1940-2e")  # fmt: skip
+    assert warnings == [
+        "the last land unit (mech_infantry) is lost before fighter: a battle won with only "
+        "aircraft left does not take the territory (use keep_one_land)."
+    ]
+    assert ok("orderWarningText", warnings[0]) == (
+        "The last land unit (mech infantry) is lost before fighter: a battle won with only "
+        "aircraft left does not take the territory (tick \u201ckeep one land unit\u201d)."
+    )
+    warning = "armor (attacks at 3) is lost before infantry (attacks at 1)."
+    assert ok("orderWarningText", warning) == f"A{warning[1:]}"
+
+
+ORDER = ["infantry", "artillery", "armor", "fighter", "bomber"]
+
+
+def test_the_cheapest_and_the_smallest_force_in_a_sentence():
+    """Against 1 infantry, from 2 infantry and a bomber, to win at least 55%
+    (tests/combat/test_aa_questions.py, worked by hand there): the cheapest is 2 infantry,
+    6 IPC, winning 157/232 = 67.7%; the smallest the bomber, 15 IPC, winning 4/7 = 57.1%."""
+    from combat.axis_allies.questions import cheapest_force
+
+    pool = {"infantry": 2, "bomber": 1}
+    cheapest = cheapest_force({"infantry": 1}, pool, 0.55, measure="win").to_dict()
+    smallest = cheapest_force({"infantry": 1}, pool, 0.55, measure="win", by="units").to_dict()
+    assert ok("cheapestText", cheapest, True, ORDER) == (
+        "The cheapest force that wins the battle at least 55% of the time: 2 infantry \u2014 "
+        "6 IPC, 2 units; it wins 67.7% of the time."
+    )
+    assert ok("cheapestText", smallest, True, ORDER) == (
+        "The smallest force that wins the battle at least 55% of the time: 1 bomber \u2014 "
+        "1 unit, 15 IPC; it wins 57.1% of the time."
+    )
+
+
+def test_the_cheapest_force_lists_its_units_in_the_editions_order():
+    answer = {"target": 0.9, "measure": "take", "found": True, "by": "ipc", "cost": 44,
+              "units": 11, "chance": 0.9134,
+              "force": {"armor": 3, "infantry": 6, "artillery": 2}}  # fmt: skip
+    assert ok("cheapestText", answer, True, ORDER) == (
+        "The cheapest force that takes the territory at least 90% of the time: 6 infantry, "
+        "2 artillery, 3 armor \u2014 44 IPC, 11 units; it takes it 91.3% of the time."
+    )
+    sea = {**answer, "target": 0.875, "force": {"destroyer": 2}, "cost": 16, "units": 2}
+    assert ok("cheapestText", sea, False, ORDER).startswith(
+        "The cheapest force that clears the sea zone at least 87.5% of the time: 2 destroyer"
+    )
+
+
+def test_a_force_out_of_reach_in_a_sentence():
+    """Two infantry against five never take it 90% of the time (test_aa_questions.py)."""
+    answer = {"target": 0.9, "measure": "take", "found": False, "force": None, "cost": None,
+              "units": None, "chance": None, "best_chance": 0.0123, "by": "ipc"}  # fmt: skip
+    assert ok("cheapestText", answer, True, ORDER) == (
+        "No force from the units available takes the territory at least 90% of the time: all "
+        "of them together take it only 1.2% of the time."
+    )
+
+
+def test_a_second_wave_in_sentences():
+    """1942 2E: an infantry attacks an infantry, then an armor attacks what is left. Wave 1
+    takes it 4/16 (test_aa_dice_worked_by_hand), both die 2/16 (the armor walks in), the
+    defender holds 10/16: the armor fights then, winning 1/2 (hits 3/6 against 2/6: 1/3 a
+    round alone, 1/6 lost alone, 1/6 both). Taken: 4/16 + 2/16 + 10/16 * 1/2 = 11/16 =
+    68.75%; the second wave takes 7/16 = 43.75%. Lost: the infantry (3 IPC) 12/16 = 2.25;
+    the armor (6 IPC) 10/16 * 1/2 = 1.875. The defender's infantry dies 1 - 10/16 * 1/4 =
+    54/64: 3 * 54/64 = 2.53; swing 2.53 - 4.125 = -1.59."""
+    from combat.axis_allies.questions import waves
+
+    answer = waves({"infantry": 1}, [{"infantry": 1}, {"armor": 1}], edition="1942-2e").to_dict()
+    assert answer["take"] == pytest.approx(11 / 16)
+    assert answer["expected_swing"] == pytest.approx(2.53125 - 4.125)
+    assert ok("wavesText", answer, True) == [
+        "With a second wave, the attacker takes the territory 68.8% of the time (the first wave "
+        "alone: 25.0%).",
+        "The second wave goes in 62.5% of the time (when the wave before it did not take it) "
+        "and takes it 43.8% of the time.",
+        "The two waves lose 2.3 and 1.9 IPC on average; expected IPC swing -1.6 for the attacker.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("field", "name"),
+    [("available.armor", "available.armor"), ("available", "available"), ("target", "target"),
+     ("waves.0.units.infantry", "attacker.infantry"), ("waves.1.units.armor", "wave2.armor"),
+     ("waves.1.units", "wave2"), ("waves.0.order.units", "order"), ("waves", "wave2"),
+     ("attacker_order", "order"), ("policy.after_round", "retreat_at"),
+     ("units.infantry", "attacker.infantry"), ("defender.armor", "defender.armor"),
+     ("body", None), (None, None)],
+)  # fmt: skip
+def test_an_api_field_is_the_forms_input(field, name):
+    assert ok("fieldInput", field) == name
+
+
+def test_the_retreat_sentence():
+    """After round 1, one infantry each: neither hits 20/36 (test_aa_questions_api.py)."""
+    text = ok("retreatText", {"after_round": 1}, {"retreat": 20 / 36})
+    assert text == (
+        "Retreating after round 1, the attacker retreats 55.6% of the time (the odds above fight "
+        "to the end)."
+    )
+    assert ok("retreatText", {"below_chance": 0.3}, {"retreat": 0}).startswith(
+        "Retreating when its chance to win drops under 30%, the attacker retreats 0.0%"
+    )
+    assert ok("retreatText", {"below_units": 2}, {"retreat": 0.364}) == (
+        "Retreating when fewer than 2 of its units are left, the attacker retreats 36.4% of the "
+        "time (the odds above fight to the end)."
+    )
+    assert ok("retreatText", {"below_chance": 0.125}, {"retreat": 0}).startswith(
+        "Retreating when its chance to win drops under 12.5%,"
+    )
+    assert ok("retreatText", None, {}) is None

@@ -134,9 +134,9 @@ def test_the_rules_page_covers_the_game_and_the_servers_readings(client):
 
 
 def test_the_rules_page_shows_the_notation_table_of_docs_notation_md(client):
-    """Every row of docs/notation.md's table (47 examples), keywords in <code>, "\\|" as "|"."""
+    """Every row of docs/notation.md's table (49 examples), keywords in <code>, "\\|" as "|"."""
     html = page(client, "/rules")
-    assert html.count("<tr><td>") == 47
+    assert html.count("<tr><td>") == 49
     assert (
         "<tr><td>Place armies</td><td><code>place</code> n territory</td>"
         "<td><code>place 3 Alaska</code></td></tr>"

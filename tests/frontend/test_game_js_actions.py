@@ -34,6 +34,10 @@ def choose(spec: dict, rng: random.Random) -> dict | None:
     o = spec["options"]
     kind = spec["type"]
     if kind == "place":
+        if o["max"] >= 2 and rng.random() < 0.5:  # a draft of two clicks
+            first = rng.randint(1, o["max"] - 1)
+            return {"draft": [[rng.choice(o["territories"]), first],
+                              [rng.choice(o["territories"]), o["max"] - first]]}  # fmt: skip
         return {"territory": rng.choice(o["territories"]), "armies": rng.randint(1, o["max"])}
     if kind == "attack":
         target = rng.choice(sorted(o["targets"]))
@@ -56,7 +60,9 @@ def choose(spec: dict, rng: random.Random) -> dict | None:
         lo, hi = o["room"][source][mode]
         return {"target": target, "mode": mode, "source": source, "armies": rng.randint(lo, hi)}
     if kind == "roll":
-        return {"add": rng.randint(0, o["max_add"] or 0), "until_decided": rng.random() < 0.5}
+        until = rng.choice(["once", "decided", "armies"])
+        return {"add": rng.randint(0, o["max_add"] or 0), "until": until,
+                "until_armies": rng.randint(1, max(1, o["armies"] - 1))}  # fmt: skip
     if kind == "move_in":
         if "max" in o:
             return {"armies": rng.randint(o["min"], o["max"])}
@@ -134,6 +140,30 @@ def test_choices_outside_the_spec_are_refused_with_a_sentence():
     assert "error" in got[6]  # one source: two flanks of at most 4 // 2
     assert got[7] == {"defenders": 6, "mode": "flanking", "max_outcomes": 1, "flanks": [2, 2]}
     assert got[8] == {"defenders": 6, "mode": "normal", "max_outcomes": 1, "attackers": 4}
+
+
+def test_a_placement_draft_and_the_roll_on_choice_build_one_action_each():
+    place = {"type": "place", "options": {"territories": ["Peru", "Chile"], "min": 1, "max": 5}}
+    roll = {"type": "roll", "options": {"max_add": 2, "flank": 0, "dice": [], "armies": 6}}
+    got = run_actions([
+        ("buildAction", [place, {"draft": [["Peru", 2], ["Chile", 1], ["Peru", 2]]}]),
+        ("buildAction", [place, {"draft": [["Peru", 2], ["Peru", 3]]}]),
+        ("buildAction", [place, {"draft": [["Peru", 4], ["Chile", 2]]}]),
+        ("buildAction", [place, {"draft": []}]),
+        ("buildAction", [roll, {"add": 1, "until": "armies", "until_armies": 3}]),
+        ("buildAction", [roll, {"add": 0, "until": "decided", "until_armies": 3}]),
+        ("buildAction", [roll, {"add": 0, "until": "once"}]),
+        ("buildAction", [roll, {"add": 0, "until": "armies", "until_armies": 0}]),
+    ])  # fmt: skip
+    # the clicks on one territory added up, in the order first clicked
+    assert got[0] == {"action": {"type": "deploy", "placements": [["Peru", 4], ["Chile", 1]]}}
+    assert got[1] == {"action": {"type": "place", "territory": "Peru", "armies": 5}}
+    assert got[2] == {"error": "Place 1 to 1 armies on Chile."}  # 6 of 5: the last is refused
+    assert "error" in got[3]
+    assert got[4] == {"action": {"type": "roll", "add": 1, "until_armies": 3}}
+    assert got[5] == {"action": {"type": "roll", "add": 0, "until_decided": True}}
+    assert got[6] == {"action": {"type": "roll", "add": 0, "until_decided": False}}
+    assert "error" in got[7]
 
 
 @pytest.mark.django_db

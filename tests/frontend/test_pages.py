@@ -76,9 +76,52 @@ def test_the_login_page(client):
     assert 'for="login-username"' in html and 'for="register-password"' in html
 
 
-def test_the_home_page_links_to_the_lobby(client):
+def test_the_home_page_says_what_warboard_is_and_links_everything_a_visitor_needs(client):
     html = page(client, "/")
-    assert 'href="/games"' in html
+    assert title(html) == "Warboard"
+    assert "War board games where skill, not wild dice, decides." in html
+    for href in ("/games", "/login", "/calculators/", "/rules", "/status", "/verify"):
+        assert f'href="{href}"' in html, href
+    assert 'id="watch-list"' in html and SCRIPT.format("home.js") in html
+
+
+@pytest.mark.django_db
+def test_the_home_page_names_who_is_signed_in(client):
+    alice = get_user_model().objects.create_user(username="alice", password="x" * 20)
+    client.force_login(alice)
+    html = page(client, "/")
+    assert re.search(r'Signed in as\s+<a href="/players/alice">alice</a>', html)
+    assert 'href="/login"' not in html.split('id="home-you"')[1].split("</p>")[0]
+
+
+def test_the_status_page_keeps_the_health_and_socket_checks(client):
+    html = page(client, "/status")
+    assert title(html) == "Server status - Warboard"
+    assert 'id="health"' in html and 'id="socket"' in html
+    assert SCRIPT.format("status.js") in html
+
+
+@pytest.mark.django_db
+def test_a_players_page_lists_their_games_with_replays_as_the_viewer_may_see_them(client):
+    from games.models import Game
+    from games.play import lobby
+
+    people = get_user_model().objects
+    alice = people.create_user(username="alice", password="x" * 20)
+    bob = people.create_user(username="bob", password="x" * 20)
+    done = lobby.game_create(creator=alice, seats=2, name="Done")
+    Game.objects.filter(pk=done.pk).update(status=Game.Status.FINISHED, result={"winner": "alice"})
+    hidden = lobby.game_create(creator=alice, seats=2, name="Hidden", public=False)
+    lobby.game_create(creator=bob, seats=2, name="Not hers")
+
+    visitor = page(client, "/players/alice")
+    rows = re.findall(r'<tr data-game="(\d+)">(.*?)</tr>', visitor, re.S)
+    assert [int(game) for game, _ in rows] == [done.pk]  # the private one is not listed
+    assert "won by alice" in rows[0][1]
+    assert f'<a href="/games/{done.pk}/replay">Replay</a>' in rows[0][1]
+    client.force_login(alice)
+    own = page(client, "/players/alice")
+    assert [int(g) for g in re.findall(r'<tr data-game="(\d+)">', own)] == [hidden.pk, done.pk]
 
 
 @pytest.mark.django_db(transaction=True)

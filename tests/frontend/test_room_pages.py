@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from combat.axis_allies.editions import available_editions
 from tests.frontend.test_pages import SCRIPT, page, title
 
 
@@ -15,9 +16,17 @@ def test_the_room_list_page_has_the_create_form(client):
     html = page(client, "/rooms")
     assert title(html) == "Rooms - Warboard"
     assert SCRIPT.format("rooms.js") in html
-    for field in ("name", "system", "rules", "sides", "side", "referee", "rated", "days_per_turn",
-                  "public"):  # fmt: skip
+    for field in ("name", "system", "rules", "edition", "sides", "side", "referee", "rated",
+                  "days_per_turn", "public"):  # fmt: skip
         assert f'name="{field}"' in html
+
+
+def test_the_room_form_offers_every_aa_edition_revised_first_chosen(client):
+    html = page(client, "/rooms")
+    for key in available_editions():
+        assert f'<option value="{key}"' in html
+    assert '<option value="revised" selected>' in html
+    assert ">Axis &amp; Allies 1942 Second Edition (2012)</option>" in html
 
 
 def test_the_room_page_carries_the_id_and_the_post_form(client):

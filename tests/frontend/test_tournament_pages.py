@@ -439,12 +439,14 @@ def test_staff_create_a_tournament_with_the_form(referee):
 
 def test_the_services_refusal_is_shown_next_to_its_field(referee):
     staff = browser(referee)
-    response = staff.post("/tournaments/new", {**FORM, "format": "tables", "rounds": ""})
+    response = staff.post(
+        "/tournaments/new",
+        {**FORM, "format": "round_robin", "max_entrants": "", "late_entry_rounds": "0"},
+    )
     assert response.status_code == 400
     text = response.content.decode()
-    assert (
-        '<strong class="bad" id="id_rounds-error">a tables event needs its number of rounds' in text
-    )
+    refused = '<strong class="bad" id="id_rounds-error">a round_robin event&#x27;s rounds follow'
+    assert refused in text
     assert 'aria-describedby="id_rounds-error"' in text
     assert 'value="Autumn Swiss"' in text  # what was typed is kept
     room = staff.post("/tournaments/new", {**FORM, "play": "room", "room_system": "wif",
@@ -452,6 +454,47 @@ def test_the_services_refusal_is_shown_next_to_its_field(referee):
     assert room.status_code == 400
     assert 'id="id_room_rules-error">only an axis_allies room has rules' in room.content.decode()
     assert Tournament.objects.count() == 0
+
+
+def form_defaults(text: str) -> dict[str, str]:
+    """What the new-tournament page fills in: each input's value, each select's selected
+    option (its first when none is marked), each textarea's text, each checked checkbox."""
+    values: dict[str, str] = {}
+    for tag in re.findall(r"<input [^>]*>", text):
+        name = re.search(r'name="([^"]+)"', tag)
+        if name is None or name[1] == "csrfmiddlewaretoken":
+            continue
+        if 'type="checkbox"' in tag:
+            if " checked" in tag:
+                values[name[1]] = "on"
+            continue
+        value = re.search(r'value="([^"]*)"', tag)
+        values[name[1]] = html.unescape(value[1]) if value else ""
+    for name, body in re.findall(r'<select name="([^"]+)"[^>]*>(.*?)</select>', text, re.S):
+        options = re.findall(r'<option value="([^"]*)"( selected)?>', body)
+        chosen = [value for value, selected in options if selected] or [options[0][0]]
+        values[name] = html.unescape(chosen[0])
+    for name, body in re.findall(r'<textarea name="([^"]+)"[^>]*>(.*?)</textarea>', text, re.S):
+        values[name] = html.unescape(body.strip())
+    return values
+
+
+@pytest.mark.parametrize("fmt", ["round_robin", "swiss", "knockout", "tables"])
+def test_the_forms_own_defaults_make_a_tournament_of_every_format(referee, fmt):
+    """Only a name and the format typed: everything else as the page fills it in is within
+    the limits of that format (the round robin's most entrants once defaulted to 64, over its
+    own limit of 24)."""
+    from games.competition.formats import MAX_FIELD
+
+    staff = browser(referee)
+    defaults = form_defaults(page(staff, "/tournaments/new"))
+    assert defaults["play"] == "fast_risk" and defaults["max_entrants"] == ""
+    response = staff.post("/tournaments/new", {**defaults, "name": "Defaults", "format": fmt})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    created = Tournament.objects.get()
+    assert (created.format, created.max_entrants) == (fmt, MAX_FIELD[fmt])
+    expected_rounds = {"tables": 3, "swiss": None}.get(fmt)
+    assert created.rounds == expected_rounds
 
 
 def test_scores_print_as_a_crosstable_prints_them():

@@ -5,22 +5,37 @@
 
 // Actions about the seat, not the turn: never the form opened first.
 export const META = new Set(["leave", "concede", "vote_draw", "prefer"]);
-export const LABELS = { place: "Place armies", attack: "Attack", roll: "Roll", retreat: "Retreat", move_in: "Move in",
-  end_campaign: "End the campaign", end_turn: "End the turn", turn_in: "Turn in cards", leave: "Leave", concede: "Concede" };
+// Every action type the engine offers, in words (a button, a form's heading, its commit).
+export const LABELS = { arrange: "Arrange armies", place: "Place armies", deploy: "Place armies", place_ship: "Launch a ship",
+  attack: "Attack", naval_attack: "Naval attack", roll: "Roll", retreat: "Retreat", move_in: "Move in", mobilize: "Mobilize",
+  join_defence: "Join the defence", prize: "Board or sink the ship", cruise: "Cruise", sail: "Sail", embark: "Embark",
+  disembark: "Disembark", end_cruise: "End the cruise", end_campaign: "End the campaign", place_factory: "Place a factory",
+  transfer: "Transfer", discard: "Discard", end_turn: "End the turn", turn_in: "Turn in cards", challenge: "Challenge or pass",
+  answer: "Answer the challenge", poker: "Poker", join: "Join", leave: "Leave", concede: "Concede", vote_draw: "Vote for a draw",
+  prefer: "Preferences" };
 
 const numberIn = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
 
-// choice: place {territory, armies}; attack {target, mode, source, armies, source2};
-// roll {add, until_decided}; move_in {armies, source}; turn_in {cards, reward};
-// end_turn {ally}. Returns {action} or {error} (a sentence saying what is missing).
+// choice: place {draft: [[territory, armies], ...]} (or {territory, armies}: one placement);
+// attack {target, mode, source, armies, source2}; roll {add, until: "once" | "decided" |
+// "armies", until_armies} (or {add, until_decided}); move_in {armies, source}; turn_in {cards,
+// reward}; end_turn {ally}. Returns {action} or {error} (a sentence saying what is missing).
 export function buildAction(spec, c) {
   const o = spec.options || {};
   c = c || {};
   switch (spec.type) {
     case "place": {
-      if (!(o.territories || []).includes(c.territory)) return { error: "Pick one of your territories on the board." };
-      if (!numberIn(c.armies, 1, o.max)) return { error: `Place 1 to ${o.max} armies.` };
-      return { action: { type: "place", territory: c.territory, armies: c.armies } };
+      const steps = c.draft && c.draft.length ? c.draft : c.territory ? [[c.territory, c.armies]] : [];
+      const draft = mergeDraft(steps);
+      if (!draft.length) return { error: "Click your territories on the board to place armies there." };
+      let left = o.max;
+      for (const [territory, armies] of draft) {
+        if (!(o.territories || []).includes(territory)) return { error: `${territory} is not one of your territories.` };
+        if (!numberIn(armies, 1, left)) return { error: `Place 1 to ${left} armies on ${territory}.` };
+        left -= armies;
+      }
+      if (draft.length === 1) return { action: { type: "place", territory: draft[0][0], armies: draft[0][1] } };
+      return { action: { type: "deploy", placements: draft.map(([t, n]) => [t, n]) } };
     }
     case "attack": {
       const sources = (o.targets || {})[c.target];
@@ -44,7 +59,12 @@ export function buildAction(spec, c) {
       const most = o.max_add || 0;
       const add = c.add ?? 0;
       if (!numberIn(add, 0, most)) return { error: `Add 0 to ${most} armies.` };
-      return { action: { type: "roll", add, until_decided: Boolean(c.until_decided) } };
+      const until = c.until ?? (c.until_decided ? "decided" : "once");
+      if (until === "armies") {
+        if (!numberIn(c.until_armies, 1, 999)) return { error: "Roll on until 1 or more armies are left." };
+        return { action: { type: "roll", add, until_armies: c.until_armies } };
+      }
+      return { action: { type: "roll", add, until_decided: until === "decided" } };
     }
     case "move_in": {
       if ("max" in o) {
@@ -75,6 +95,19 @@ export function buildAction(spec, c) {
     default:
       return { action: { type: spec.type, ...c } };
   }
+}
+
+// A draft's steps as placements: the armies of every step on one territory added together, in
+// the order the territories were first picked (a number that is not whole stays as it is, so
+// buildAction refuses it).
+export function mergeDraft(steps) {
+  const out = [];
+  for (const [territory, armies] of steps) {
+    const same = out.find((p) => p[0] === territory);
+    if (same && Number.isInteger(same[1]) && Number.isInteger(armies)) same[1] += armies;
+    else out.push([territory, armies]);
+  }
+  return out;
 }
 
 // The most armies each of two equal flanks may take from these sources (one source: half).
@@ -125,6 +158,7 @@ export function template(spec, view) {
       break;
     }
     case "roll": a.add = 0; a.until_decided = false; break;
+    case "deploy": a.placements = [[first(o.territories), o.max]]; break;
     case "move_in":
       if ("max" in o) a.armies = o.max;
       else { a.armies = o.moving; a.source = first(o.extra_from) ?? null; }

@@ -3,6 +3,8 @@
 // view (owners' colours, armies, factories, ships). It knows nothing of actions: a click on a
 // territory, a ship or a station is handed to the page's callbacks, and the page says what to
 // highlight with mark / markShips / markStations.
+import { oceanName } from "./text.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 export function svg(tag, attrs, text) {
@@ -14,11 +16,37 @@ export function svg(tag, attrs, text) {
 
 const points = (polygon) => polygon.map(([x, y]) => `${x},${y}`).join(" ");
 const MARKS = ["source", "target", "picked", "choice"];
+// Board units per screen pixel above which the territories' names no longer fit (a phone showing
+// the whole board): they are hidden then, and come back as one zooms in.
+const NAMES_FIT = 1.35;
+// A ship's box (board units, at scale 1): its hull and ring, the crew above and captives below.
+const SHIP_W = 22, SHIP_H = 34;
 
-// A map's ocean as people read it: "Pacific" -> "Pacific Ocean"; a name that already says what
-// water it is ("North Sea") stays as it is.
-export function oceanName(name) {
-  return /\b(ocean|sea|gulf|bay|strait|channel)s?$/i.test(name) ? name : `${name} Ocean`;
+// Ships drawn at least 14 screen pixels wide (their hull is 18 units), never below the map's size.
+export function shipScale(k) {
+  return Math.max(1, (14 * k) / 18);
+}
+
+// Where a ship of this box may stand near its station without overlapping any ship placed
+// before it (centres in `placed`): the station itself, else the nearest free spot in a widening
+// ring of spots side by side, then rows above and below.
+export function freeSpot([x, y], w, h, placed) {
+  const free = ([cx, cy]) => placed.every(([px, py]) => Math.abs(px - cx) >= w - 0.01 || Math.abs(py - cy) >= h - 0.01);
+  for (let ring = 0; ring < 8; ring += 1) {
+    const spots = [];
+    for (let row = -ring; row <= ring; row += 1) {
+      for (let col = -ring; col <= ring; col += 1) {
+        if (Math.max(Math.abs(row), Math.abs(col)) === ring) spots.push([row, col]);
+      }
+    }
+    // side by side first (right, then left), then the rows nearest the station
+    spots.sort(([r1, c1], [r2, c2]) => Math.abs(r1) - Math.abs(r2) || Math.abs(c1) - Math.abs(c2) || c2 - c1 || r2 - r1);
+    for (const [row, col] of spots) {
+      const spot = [x + col * w, y + row * h];
+      if (free(spot)) return spot;
+    }
+  }
+  return [x, y];
 }
 
 // "Pacific:Alaska" -> "Pacific Ocean station off Alaska" (a station is keyed ocean:coast)
@@ -79,7 +107,7 @@ export function create(host, shapes, opts = {}) {
   const onShipPick = opts.onShipPick || (() => {});
   const onStationPick = opts.onStationPick || (() => {});
   const b = { svg: null, territories: new Map(), stations: new Map(), ships: null, box: null, home: null, dragged: false, view: null,
-    shipMarks: {}, stationMarks: {}, stationNotes: {} };
+    shipMarks: {}, stationMarks: {}, stationNotes: {}, k: 1, shipPlaces: [] };
 
   const [x0, y0, w, h] = shapes.viewBox;
   b.home = { x: x0, y: y0, w, h };
@@ -175,17 +203,14 @@ export function create(host, shapes, opts = {}) {
       parts.tip.textContent = symbol ? `${said}; card: ${symbol}` : said;
     }
     const ships = Object.values(view.ships || {}).sort((a, c) => String(a.id).localeCompare(String(c.id)));
-    const atStation = new Map();
     const nodes = [];
+    b.shipPlaces = [];
     for (const ship of ships) {
       const place = stationPlace(ship.station);
       if (!place) continue;
-      const n = atStation.get(ship.station) || 0; // ships on one station side by side
-      atStation.set(ship.station, n + 1);
-      const [x, y] = [place[0] + n * 16, place[1]];
       const pirate = pirateSeats.has(ship.owner);
       const title = shipTitle(ship, pirate);
-      const g = svg("g", { class: `ship${pirate ? " pirate" : ""}`, transform: `translate(${x} ${y})`, "data-ship": ship.id,
+      const g = svg("g", { class: `ship${pirate ? " pirate" : ""}`, "data-ship": ship.id,
         tabindex: 0, role: "button", "aria-label": title });
       const hull = svg("path", { d: "M -9 -3 L 9 -3 L 6 5 L -6 5 Z", class: "hull" });
       hull.style.fill = seatColour(ship.owner) || "#888";
@@ -201,8 +226,26 @@ export function create(host, shapes, opts = {}) {
       g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
       if (b.shipMarks[ship.id]) g.classList.add(b.shipMarks[ship.id]);
       nodes.push(g);
+      b.shipPlaces.push({ g, place });
     }
     b.ships.replaceChildren(...nodes);
+    layoutShips();
+  }
+
+  // The ships at their stations, drawn at a size that reads on this screen (never smaller than
+  // the map's own), each moved aside until it overlaps no ship placed before it: ships on one
+  // station stand side by side, and ships of nearby stations never cover each other's crews.
+  function layoutShips() {
+    const s = shipScale(b.k);
+    const w = SHIP_W * s, h = SHIP_H * s;
+    const placed = [];
+    for (const { g, place } of b.shipPlaces || []) {
+      const [x, y] = freeSpot(place, w, h, placed);
+      placed.push([x, y]);
+      g.setAttribute("transform", `translate(${x} ${y}) scale(${s})`);
+      g.dataset.x = String(x);
+      g.dataset.y = String(y);
+    }
   }
 
   // marks: {ship id: "source" | "target" | "picked" | "choice"}; kept across repaints
@@ -244,6 +287,20 @@ export function create(host, shapes, opts = {}) {
     const y = Math.min(b.home.y + b.home.h - bh, Math.max(b.home.y, box.y));
     b.box = { x, y, w: bw, h: bh };
     b.svg.setAttribute("viewBox", `${x} ${y} ${bw} ${bh}`);
+    rescale();
+  }
+
+  // --k (board units per screen pixel) for the labels' CSS, "far" when the names do not fit,
+  // and the ships laid out again at their new size.
+  function rescale() {
+    const r = root.getBoundingClientRect();
+    if (!r.width || !r.height) return;
+    const k = Math.max(b.box.w / r.width, b.box.h / r.height);
+    const changed = Math.abs(k - b.k) > 0.01;
+    b.k = k;
+    root.style.setProperty("--k", k.toFixed(3));
+    root.classList.toggle("far", k > NAMES_FIT);
+    if (changed) layoutShips();
   }
 
   function zoom(factor, cx, cy) {
@@ -252,36 +309,75 @@ export function create(host, shapes, opts = {}) {
     setBox({ x: px - (px - box.x) * factor, y: py - (py - box.y) * factor, w: box.w * factor, h: box.h * factor });
   }
 
-  const toBoard = (e) => {
-    const r = root.getBoundingClientRect();
-    return [b.box.x + ((e.clientX - r.left) / r.width) * b.box.w, b.box.y + ((e.clientY - r.top) / r.height) * b.box.h];
+  // A point of the screen in board units (the SVG may be letterboxed inside its box).
+  const toBoard = (clientX, clientY) => {
+    const m = root.getScreenCTM();
+    if (!m) return [b.box.x + b.box.w / 2, b.box.y + b.box.h / 2];
+    const p = new DOMPoint(clientX, clientY).matrixTransform(m.inverse());
+    return [p.x, p.y];
   };
   root.addEventListener("wheel", (e) => {
     e.preventDefault();
-    const [x, y] = toBoard(e);
+    const [x, y] = toBoard(e.clientX, e.clientY);
     zoom(e.deltaY < 0 ? 0.8 : 1.25, x, y);
   }, { passive: false });
+
+  // Pointers: one drags the board (a mouse, a pen or a finger); two fingers pinch to zoom
+  // about their midpoint and pan with it. A tap (moved less than 5 px) is a pick.
+  const pointers = new Map(); // pointerId -> {x, y}
   let drag = null;
+  let pinch = null;
+  const midpoint = () => {
+    const [p, q] = [...pointers.values()];
+    return { x: (p.x + q.x) / 2, y: (p.y + q.y) / 2, d: Math.hypot(p.x - q.x, p.y - q.y) || 1 };
+  };
   root.addEventListener("pointerdown", (e) => {
-    drag = { x: e.clientX, y: e.clientY, box: { ...b.box }, id: e.pointerId };
-    b.dragged = false;
+    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (pointers.size === 1) {
+      drag = { x: e.clientX, y: e.clientY, box: { ...b.box }, id: e.pointerId };
+      pinch = null;
+      b.dragged = false;
+    } else if (pointers.size === 2) {
+      const m = midpoint();
+      pinch = { d: m.d, box: { ...b.box }, at: toBoard(m.x, m.y) };
+      drag = null;
+      b.dragged = true; // a pinch is never a pick
+    }
   });
   root.addEventListener("pointermove", (e) => {
+    if (!pointers.has(e.pointerId)) return;
+    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (pinch && pointers.size >= 2) {
+      const m = midpoint();
+      const factor = pinch.d / m.d;
+      const w = pinch.box.w * factor, h = pinch.box.h * factor;
+      const r = root.getBoundingClientRect();
+      const fx = (m.x - r.left) / r.width, fy = (m.y - r.top) / r.height;
+      setBox({ x: pinch.at[0] - fx * w, y: pinch.at[1] - fy * h, w, h });
+      return;
+    }
     if (!drag || drag.id !== e.pointerId) return;
     const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
     if (!b.dragged && Math.hypot(dx, dy) < 5) return;
-    if (!b.dragged) root.setPointerCapture(e.pointerId);
+    if (!b.dragged && root.setPointerCapture) root.setPointerCapture(e.pointerId);
     b.dragged = true;
     const r = root.getBoundingClientRect();
     setBox({ ...drag.box, x: drag.box.x - (dx / r.width) * drag.box.w, y: drag.box.y - (dy / r.height) * drag.box.h });
   });
-  const end = () => { drag = null; setTimeout(() => { b.dragged = false; }, 0); };
+  const end = (e) => {
+    pointers.delete(e.pointerId);
+    if (pointers.size < 2) pinch = null;
+    if (pointers.size === 0) { drag = null; setTimeout(() => { b.dragged = false; }, 0); }
+  };
   root.addEventListener("pointerup", end);
   root.addEventListener("pointercancel", end);
+  if (typeof ResizeObserver === "function") new ResizeObserver(() => rescale()).observe(root);
   const c = opts.controls || {};
   if (c.zoomIn) c.zoomIn.addEventListener("click", () => zoom(0.8));
   if (c.zoomOut) c.zoomOut.addEventListener("click", () => zoom(1.25));
   if (c.reset) c.reset.addEventListener("click", () => setBox(b.home));
 
-  return { svg: root, shapes, paint, mark, markShips, markStations, zoom, reset: () => setBox(b.home), stationPlace, svgElement: svg, parts: b };
+  rescale();
+  return { svg: root, shapes, paint, mark, markShips, markStations, zoom, reset: () => setBox(b.home), stationPlace, svgElement: svg, parts: b,
+    box: () => ({ ...b.box }), scale: () => b.k };
 }

@@ -2,12 +2,17 @@
 // roll, move_in, turn_in, end_turn here; the rest from forms_cards.js and forms_ships.js; any
 // other type a generic form from its template), picks on the board, the attack's odds, and the
 // Advanced JSON editor's text. The actions themselves are built by actions.js (pure).
+// Placing is a draft: each click on an own territory adds armies to it, "Undo" takes the last
+// click back, "Clear" all of them, and "Place" commits the draft as one action (a deploy).
+// Rolling rolls on as the player's standing choice says (once, until decided, until N armies
+// are left: their profile's roll_until, changed right in the form and saved at once).
 // page = {state (state.js), board (board.js's, once drawn, else null), connection (text),
 // sendAction(action)}.
-import { LABELS, META, buildAction, flankMost, oddsRequest, template } from "./actions.js";
-import { api, el, errorText, setText } from "./common.js";
+import { LABELS, META, buildAction, flankMost, mergeDraft, oddsRequest, template } from "./actions.js";
+import { api, el, errorText, me, setText } from "./common.js";
 import { cardForms } from "./forms_cards.js";
 import { shipForms } from "./forms_ships.js";
+import { stationText } from "./text.js";
 
 export function createActionsPanel(page) {
   const state = page.state;
@@ -15,6 +20,19 @@ export function createActionsPanel(page) {
   let choice = {}; // the form's choices so far
   let specsKey = ""; // the legal actions the form was built for
   let oddsTimer = null;
+  // How far Roll rolls on: the player's profile (roll_until), until it has loaded "decided".
+  let rollPref = { until: "decided", until_armies: 3 };
+  let rollTouched = false; // the open roll form's choice was changed by hand
+  me().then((profile) => {
+    if (!profile || !profile.roll_until) return;
+    rollPref = { until: profile.roll_until, until_armies: profile.roll_until_armies };
+    if (chosenType === "roll" && !rollTouched) { Object.assign(choice, rollPref); renderForm(); }
+  });
+  function saveRollPref() {
+    rollTouched = true;
+    rollPref = { until: choice.until, until_armies: choice.until_armies };
+    if (state.game && state.game.you) api("PATCH", "/api/auth/me", { roll_until: choice.until, roll_until_armies: choice.until_armies });
+  }
 
   function specOf(type) {
     return ((state.view && state.view.legal_actions) || []).find((s) => s.type === type) || null;
@@ -49,9 +67,11 @@ export function createActionsPanel(page) {
     return el("label", {}, `${label} (${lo}–${hi})`, input);
   }
 
+  // A station's key ("Atlantic:Egypt") is shown in words; every other value as it is.
   function selectField(label, values, value, onChange, blank, field) {
+    const shown = field === "station" || field === "ship_station" ? stationText : (v) => v;
     const select = el("select", {}, ...(blank ? [el("option", { value: "" }, blank)] : []),
-      ...values.map((v) => el("option", { value: v, selected: v === value }, v)));
+      ...values.map((v) => el("option", { value: v, selected: v === value }, shown(v))));
     if (field) select.dataset.field = field;
     select.addEventListener("change", () => onChange(select.value || null));
     return el("label", {}, label, select);
@@ -83,13 +103,28 @@ export function createActionsPanel(page) {
     const ext = extension(spec.type);
     if (ext) return ext.defaultChoice ? ext.defaultChoice(spec) : {};
     switch (spec.type) {
-      case "place": return { territory: null, armies: o.max };
-      case "roll": return { add: 0, until_decided: false };
+      case "place": return { territory: null, armies: o.max, draft: [] };
+      case "roll": rollTouched = false; return { add: 0, ...rollPref };
       case "move_in": return "max" in o ? { armies: o.max } : { armies: 0, source: null };
       case "turn_in": return { cards: [], reward: (o.rewards || [])[0] };
       case "attack": return { target: null, source: null, mode: "normal", armies: null };
       default: return {};
     }
+  }
+
+  // The armies placed so far in the draft, and what is left of the reinforcement.
+  function draftLeft(spec) {
+    return spec.options.max - (choice.draft || []).reduce((n, [, a]) => n + (Number.isInteger(a) ? a : 0), 0);
+  }
+
+  // A click on an own territory: the armies field's number (at most what is left) goes there.
+  function draftPlace(spec, name) {
+    const left = draftLeft(spec);
+    choice.territory = name;
+    if (left < 1) { showFormError("Every army is placed: Place them, or Undo."); return; }
+    const armies = Math.min(Number.isInteger(choice.armies) && choice.armies > 0 ? choice.armies : left, left);
+    choice.draft = [...(choice.draft || []), [name, armies]];
+    if (choice.armies > draftLeft(spec)) choice.armies = draftLeft(spec);
   }
 
   function pickAttack(name) {
@@ -133,7 +168,7 @@ export function createActionsPanel(page) {
     if (ext) return ext.marks ? ext.marks(spec, choice, formContext()) || {} : marks;
     if (spec.type === "place") {
       for (const t of o.territories || []) marks[t] = "choice";
-      if (choice.territory) marks[choice.territory] = "picked";
+      for (const [t] of choice.draft || []) marks[t] = "picked";
     } else if (spec.type === "attack") {
       for (const t of Object.keys(o.targets || {})) marks[t] = "target";
       if (choice.target) {
@@ -182,7 +217,7 @@ export function createActionsPanel(page) {
     const spec = specOf(chosenType);
     if (!spec) return;
     if (pickWith({ territory: name })) return;
-    if (spec.type === "place" && (spec.options.territories || []).includes(name)) choice.territory = name;
+    if (spec.type === "place" && (spec.options.territories || []).includes(name)) draftPlace(spec, name);
     else if (spec.type === "attack") pickAttack(name);
     else return;
     renderForm();
@@ -196,10 +231,22 @@ export function createActionsPanel(page) {
     const redraw = (key) => (v) => { choice[key] = v; renderForm(); };
     const keep = (key) => (v) => { choice[key] = v; };
     switch (spec.type) {
-      case "place":
-        parts.push(selectField("Territory", o.territories || [], choice.territory, redraw("territory"), "— click the board —", "territory"),
-          numberField("Armies", choice.armies ?? o.max, 1, o.max, keep("armies"), "armies"), commit("Place"));
+      case "place": {
+        const left = draftLeft(spec);
+        const draft = mergeDraft(choice.draft || []);
+        const add = el("button", { type: "button" }, "Add");
+        add.addEventListener("click", () => { if (choice.territory) { draftPlace(spec, choice.territory); renderForm(); } });
+        const undo = el("button", { type: "button", disabled: !(choice.draft || []).length }, "Undo");
+        undo.addEventListener("click", () => { choice.draft = choice.draft.slice(0, -1); renderForm(); });
+        const clear = el("button", { type: "button", disabled: !(choice.draft || []).length }, "Clear");
+        clear.addEventListener("click", () => { choice.draft = []; renderForm(); });
+        parts.push(numberField("Armies a click", Math.max(1, Math.min(choice.armies ?? left, left)), 1, Math.max(1, left), keep("armies"), "armies"),
+          selectField("Territory", o.territories || [], choice.territory, keep("territory"), "— click the board —", "territory"), add,
+          el("p", { id: "place-draft", className: "muted", role: "status", "aria-live": "polite" },
+            draft.length ? `Draft: ${draft.map(([t, n]) => `${n} on ${t}`).join(", ")}; ${left} of ${o.max} left` : `Click your territories: ${o.max} armies to place`),
+          undo, clear, commit(draft.length > 1 ? "Place all" : "Place"));
         break;
+      }
       case "attack": {
         parts.push(selectField("Target", Object.keys(o.targets || {}).sort(), choice.target, (v) => { pickAttack(v); renderForm(); }, "— click a red outline —", "target"));
         if (choice.target) {
@@ -222,10 +269,17 @@ export function createActionsPanel(page) {
         break;
       }
       case "roll": {
-        const until = el("input", { type: "checkbox", checked: Boolean(choice.until_decided), dataset: { field: "until_decided" } });
-        until.addEventListener("change", () => { choice.until_decided = until.checked; });
         if (o.max_add) parts.push(numberField("Add armies", choice.add ?? 0, 0, o.max_add, keep("add"), "add"));
-        parts.push(el("label", {}, "Until decided", until), commit("Roll"));
+        const ways = [["once", "once"], ["decided", "until decided"], ["armies", "until N armies are left"]];
+        const until = el("select", { dataset: { field: "until" } },
+          ...ways.map(([value, text]) => el("option", { value, selected: value === choice.until }, text)));
+        until.addEventListener("change", () => { choice.until = until.value; saveRollPref(); renderForm(); });
+        parts.push(el("label", {}, "Roll on", until));
+        if (choice.until === "armies") {
+          parts.push(numberField("N: stop with armies left", choice.until_armies ?? 3, 1, Math.max(1, (o.armies ?? 2) - 1),
+            (v) => { choice.until_armies = v; saveRollPref(); }, "until_armies"));
+        }
+        parts.push(el("span", { className: "muted" }, `${o.armies ?? "?"} of your armies fight`), commit("Roll"));
         break;
       }
       case "move_in":

@@ -6,6 +6,7 @@
 // what the spec allows.
 // --- pure: actions from specs and choices, and what to highlight (Node imports them in the tests)
 import { el } from "./common.js";
+import { stationText } from "./text.js";
 
 
 const isWhole = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
@@ -475,7 +476,7 @@ function form(spec, ctx, legal) {
       const stations = Object.entries(o.stations || {}).sort(([a, x], [b, y]) => x - y || a.localeCompare(b));
       parts.push(...shipSelect(spec, ctx, legal));
       const select = ctx.el("select", { dataset: { field: "station" } }, ctx.el("option", { value: "" }, "— click a highlighted dot —"),
-        ...stations.map(([k, d]) => ctx.el("option", { value: k, selected: k === c.station }, `${k} (${d} boat length${d === 1 ? "" : "s"})`)));
+        ...stations.map(([k, d]) => ctx.el("option", { value: k, selected: k === c.station }, `${stationText(k)} (${d} boat length${d === 1 ? "" : "s"})`)));
       select.addEventListener("change", () => { c.station = select.value || null; ctx.renderForm(); });
       const ship = (ctx.view.ships || {})[o.ship];
       parts.push(note(ctx, `Ship ${o.ship}: ${ship ? ship.moves : "?"} boat lengths left.`), ctx.el("label", {}, "Station", select));

@@ -2,8 +2,11 @@
 // /ws/games/<id>/ pushes "state", "update" and "notice" messages; actions go over the socket.
 // This module wires the page's parts: state.js (what the page holds), socket.js (the
 // connection), panels.js (the read-only panels), board.js (the map), forms.js (the actions),
-// forms_cards.js (the hands and the contest) and text.js (the English). Other modules of the page
-// (chat.js) import `game` from here, and hear "warboard:game-message" / "warboard:game-render".
+// forms_cards.js (the hands and the contest), text.js (the English) and viewer.js (what this
+// device remembers: the guide, the pace, the sound; the tab's title and icon). Other modules of
+// the page (chat.js) import `game` from here, and hear "warboard:game-message" /
+// "warboard:game-render".
+import { META } from "./actions.js";
 import { boardUrl, create as createBoard } from "./board.js";
 import { api, errorText, randomKey, setText } from "./common.js";
 import { renderCards } from "./forms_cards.js";
@@ -11,7 +14,8 @@ import { createActionsPanel } from "./forms.js";
 import { renderBattle, renderEvents, renderFacts, renderSeats, renderStatus, renderTables, renderTurn, tickCountdowns } from "./panels.js";
 import { GameSocket } from "./socket.js";
 import { GameState } from "./state.js";
-import { actionResultText, loadCatalog, noticeText } from "./text.js";
+import { actionResultText, hintText, loadCatalog, noticeText } from "./text.js";
+import { Pacer, beep, boardHelp, guideStep, setTurnSignal, settings } from "./viewer.js";
 
 const gameId = Number(document.body.dataset.gameId);
 // A private game is read with its invite token (/games/<id>?invite=<token>): passed on to the
@@ -42,9 +46,20 @@ const actions = createActionsPanel(page);
 
 // --- rendering ------------------------------------------------------------------------------
 
+// Is the game waiting for this viewer (a decision of theirs, not a leave or concede)?
+function myMove() {
+  return Boolean(state.view && !state.view.over && (state.view.legal_actions || []).some((a) => !META.has(a.type)));
+}
+
 function render() {
   document.getElementById("game-body").hidden = false;
-  document.title = `Game ${gameId}${state.game && state.game.name ? ` “${state.game.name}”` : ""} - Warboard`;
+  const mine = myMove();
+  const v = state.view;
+  const turnKey = v ? `${v.round}:${v.turn_number}:${v.contest ? "contest" : ""}` : null;
+  setTurnSignal(mine, `Game ${gameId}${state.game && state.game.name ? ` “${state.game.name}”` : ""} - Warboard`, turnKey);
+  document.getElementById("your-turn").hidden = !mine;
+  renderGuide();
+  renderHintButton(mine);
   renderStatus(page, socket.text);
   renderTurn(page);
   renderSeats(state);
@@ -73,6 +88,7 @@ async function loadShapes() {
   document.getElementById("board").dataset.shapesUrl = url; // forms_cards.js reads the card symbols there
   const res = await api("GET", url);
   if (!res.ok) { setText("board-note", "The board could not be drawn; the tables below show everything."); return; }
+  setText("board-note", boardHelp());
   board = createBoard(document.getElementById("board"), res.data, {
     onPick: (name) => actions.onTerritoryPick(name),
     onShipPick: (id) => actions.onShipPick(id),
@@ -86,17 +102,30 @@ async function loadShapes() {
 // --- state coming in ------------------------------------------------------------------------
 
 function applyState(detail) {
+  pacer.clear(); // the whole state is the present: nothing queued is news any more
   const fresh = state.applyState(detail);
   render();
   loadShapes();
   if (fresh) loadLog();
 }
 
-function applyUpdate(message) {
+function applyUpdate(message, quiet = false) {
   const { render: changed, askState } = state.receiveUpdate(message);
   if (askState) socket.send({ type: "state" });
-  if (changed) render();
+  if (changed && !quiet) render();
+  return changed;
 }
+
+// Updates shown one by one at a watchable pace when this viewer asked for it (settings.pace),
+// else at once; "Skip to now" shows every queued one at once (the log keeps them all).
+const pacer = new Pacer({
+  show: (message) => applyUpdate(message),
+  showAll: (messages) => { if (messages.map((m) => applyUpdate(m, true)).some(Boolean)) render(); },
+  onQueue: (count) => {
+    document.getElementById("fast-forward").hidden = count === 0;
+    setText("pace-note", count ? `${count} move${count === 1 ? "" : "s"} still to show.` : "");
+  },
+});
 
 async function loadLog() {
   const after = Math.max(0, state.version - 20);
@@ -104,6 +133,7 @@ async function loadLog() {
   if (!res.ok) return;
   state.addEntries(res.data.entries);
   renderEvents(state);
+  renderBattle(state); // the last roll's dice come from the log
 }
 
 function showNotice(message) {
@@ -116,6 +146,8 @@ function showActionResult(message) {
   const { ok, text } = actionResultText(message, errorText);
   result.className = ok ? "ok" : "bad";
   result.textContent = text;
+  // the version the action made, for scripts and tests: the words never show it
+  if (ok) result.dataset.version = String(message.version);
   if (message.error === "stale_version") socket.send({ type: "state" });
 }
 
@@ -134,7 +166,7 @@ function onMessage(message) {
   }
   switch (message.type) {
     case "state": socket.healthy(); applyState(message.game); break;
-    case "update": applyUpdate(message); break;
+    case "update": pacer.push(message); break;
     case "notice": showNotice(message); break;
     case "pong": break;
     case "error":
@@ -158,8 +190,76 @@ function sendAction(action) {
   }
   requests.set(requestId, action);
   result.className = "";
-  result.textContent = `Sent ${action && action.type ? action.type : "action"} at version ${state.version}…`;
+  delete result.dataset.version;
+  result.textContent = "Sending…";
+  document.getElementById("hint-line").hidden = true;
 }
+
+// --- the panel's helpers: the hint, the first-game guide, the bottom sheet ---------------------
+
+function renderHintButton(mine) {
+  const offered = Boolean(state.game && state.game.you && state.game.hints && mine);
+  document.getElementById("hint-button").hidden = !offered;
+  if (!offered) document.getElementById("hint-line").hidden = true;
+}
+
+document.getElementById("hint-button").addEventListener("click", async () => {
+  const line = document.getElementById("hint-line");
+  line.hidden = false;
+  line.textContent = "Asking the AI…";
+  const res = await api("GET", `/api/games/${gameId}/hint${inviteQuery ? `?${inviteQuery}` : ""}`);
+  line.textContent = res.ok
+    ? `Hint: ${hintText(res.data.action)}${(res.data.reasons || []).length ? ` ${res.data.reasons.join(" ")}` : ""}`
+    : `No hint: ${(res.data && res.data.message) || "the AI could not be asked now."}`;
+});
+
+function renderGuide() {
+  const seated = Boolean(state.game && state.game.you && state.view && !state.view.over);
+  const guide = document.getElementById("guide");
+  guide.hidden = !seated || settings.guideDone();
+  const now = guideStep((state.view && state.view.legal_actions) || []);
+  for (const li of document.querySelectorAll("#guide-steps li")) {
+    li.classList.toggle("now", li.dataset.step === now);
+    if (li.dataset.step === now) li.setAttribute("aria-current", "step");
+    else li.removeAttribute("aria-current");
+  }
+}
+
+document.getElementById("guide-close").addEventListener("click", () => {
+  settings.setGuideDone(true);
+  renderGuide();
+  document.getElementById("actions-title").focus();
+});
+document.getElementById("guide-open").addEventListener("click", () => {
+  settings.setGuideDone(false);
+  renderGuide();
+  document.getElementById("guide").scrollIntoView({ block: "nearest" });
+});
+
+const sheetToggle = document.getElementById("sheet-toggle");
+sheetToggle.addEventListener("click", () => {
+  const open = sheetToggle.getAttribute("aria-expanded") !== "true";
+  sheetToggle.setAttribute("aria-expanded", String(open));
+  sheetToggle.textContent = open ? "Hide" : "Show";
+  document.getElementById("panel-body").hidden = !open;
+});
+
+const paceBox = document.getElementById("pace-watch");
+paceBox.checked = settings.paced();
+paceBox.addEventListener("change", () => {
+  settings.setPaced(paceBox.checked);
+  pacer.paced = paceBox.checked;
+  if (!paceBox.checked) pacer.flush();
+});
+pacer.paced = settings.paced();
+document.getElementById("fast-forward").addEventListener("click", () => pacer.flush());
+
+const soundBox = document.getElementById("turn-sound");
+soundBox.checked = settings.sound();
+soundBox.addEventListener("change", () => {
+  settings.setSound(soundBox.checked);
+  if (soundBox.checked) beep(); // the sound it will make (and the audio unlocked by this click)
+});
 
 document.getElementById("action-send").addEventListener("click", () => {
   const result = document.getElementById("action-result");
@@ -183,7 +283,8 @@ document.getElementById("notice-close").addEventListener("click", () => {
 export const game = {
   id: gameId, invite,
   send: (message) => socket.send(message),
-  state: () => ({ ...state.snapshot(), connection: socket.text }),
+  state: () => ({ ...state.snapshot(), connection: socket.text, queued: pacer.count }),
+  board: () => board,
 };
 
 setInterval(tickCountdowns, 1000);

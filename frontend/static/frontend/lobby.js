@@ -1,6 +1,7 @@
 // /games: the lobby. Lists games (GET /api/games: waiting on me, my games, open games, running
-// games), live over /ws/lobby/; creates one, joins, fills with bots, starts; watches a running
-// game or joins it by taking over an allied army (a 'join' action).
+// games, finished games), filtered by the buttons above them (?show=), live over /ws/lobby/;
+// creates one, joins, fills with bots at an AI level, starts or cancels (the creator); watches a
+// running game or joins it by taking over an allied army (a 'join' action); replays a finished one.
 import { api, el, errorText, me, randomKey, setText, timeControlText } from "./common.js";
 
 let profile = null;
@@ -21,10 +22,18 @@ function actionButton(label, onClick) {
   return button;
 }
 
-async function lobbyCall(game, what) {
-  const res = await api("POST", `/api/games/${game.id}/${what}`, what === "join" ? {} : undefined);
+// The AI levels (the server's risk.ai.LEVELS); the game's one level plays its bots, allied
+// armies and timed-out players.
+const AI_LEVELS = ["easy", "normal", "hard"];
+// The AI level picked in an open game's row (game id -> level), until its bots are added.
+const pickedLevels = new Map();
+
+const DONE = { cancel: "cancelled", bots: "bots added", join: "joined", leave: "left", start: "started" };
+
+async function lobbyCall(game, what, body) {
+  const res = await api("POST", `/api/games/${game.id}/${what}`, body || (what === "join" ? {} : undefined));
   if (res.ok) {
-    setText("lobby-status", `Game ${game.id}: ${what} done.`, "ok");
+    setText("lobby-status", `Game ${game.id}: ${DONE[what] || what + " done"}.`, "ok");
     if (what === "start") location.assign(`/games/${game.id}`);
     else load();
   } else {
@@ -56,9 +65,20 @@ function row(game, allies) {
     if (profile) {
       if (!mine && free) buttons.push(actionButton("Join", () => lobbyCall(game, "join")));
       if (mine && !creator) buttons.push(actionButton("Leave", () => lobbyCall(game, "leave")));
-      if (creator && free) buttons.push(actionButton("Fill with bots", () => lobbyCall(game, "bots")));
+      if (creator && free) {
+        // The lists are drawn again on every lobby update: the level picked stays picked.
+        const picked = pickedLevels.get(game.id) || game.ai_level;
+        const level = el("select", { "aria-label": `AI level of game ${game.id}'s bots` },
+          ...AI_LEVELS.map((l) => el("option", { value: l, selected: l === picked }, `${l} AI`)));
+        level.addEventListener("change", () => pickedLevels.set(game.id, level.value));
+        buttons.push(level, actionButton("Fill with bots", () => lobbyCall(game, "bots", { ai_level: level.value })));
+      }
       if (creator && !free) buttons.push(actionButton("Start", () => lobbyCall(game, "start")));
+      if (creator) buttons.push(actionButton("Cancel game", () => lobbyCall(game, "cancel")));
     }
+  } else if (game.status === "finished") {
+    buttons.push(el("a", { href: `/games/${game.id}/replay` }, "Replay"));
+    buttons.push(el("a", { href: `/games/${game.id}` }, "Final board"));
   } else {
     buttons.push(el("a", { href: `/games/${game.id}` }, mine ? "Play" : "Watch"));
     if (profile && game.status === "running") {
@@ -81,7 +101,41 @@ const LISTS = [
   ["mine-body", "mine-empty", "mine=true", true],
   ["games-body", "games-empty", "status=open", false],
   ["running-body", "running-empty", "status=running", false],
+  ["finished-body", "finished-empty", "status=finished", false],
 ];
+
+// The filter buttons: which lists each shows (the sections' data-list).
+const FILTERS = {
+  all: ["waiting", "mine", "open", "running", "finished"],
+  mine: ["waiting", "mine"],
+  open: ["open"],
+  running: ["running"],
+  finished: ["finished"],
+};
+const asked = new URLSearchParams(location.search).get("show");
+let filter = Object.hasOwn(FILTERS, asked || "") ? asked : "all";
+
+// Each list's section shown when the filter takes it in (and, for a person's own lists, when
+// signed in); the pressed button marked.
+function applyFilter() {
+  for (const section of document.querySelectorAll("section.lobby-list")) {
+    const own = section.dataset.list === "waiting" || section.dataset.list === "mine";
+    section.hidden = !FILTERS[filter].includes(section.dataset.list) || (own && !profile);
+  }
+  for (const button of document.querySelectorAll("#lobby-filter button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.show === filter));
+  }
+}
+
+for (const button of document.querySelectorAll("#lobby-filter button")) {
+  button.addEventListener("click", () => {
+    filter = button.dataset.show;
+    const url = new URL(location.href);
+    if (filter === "all") url.searchParams.delete("show"); else url.searchParams.set("show", filter);
+    history.replaceState(null, "", url);
+    applyFilter();
+  });
+}
 
 async function fetchList(query) {
   const res = await api("GET", `/api/games?${query}`);
@@ -112,9 +166,7 @@ async function load() {
           document.getElementById(empty).hidden = games.length > 0;
           if (body === "games-body") open = games.length;
         });
-        for (const [body, , , signedIn] of LISTS) {
-          if (signedIn) document.getElementById(body).closest("section").hidden = !profile;
-        }
+        applyFilter();
         setText("lobby-status", `${open} open game${open === 1 ? "" : "s"}${profile ? "" : " — sign in to create or join one"}.`, "");
       } catch (err) {
         setText("lobby-status", `Could not load the games: ${err.message}`, "bad");
@@ -198,9 +250,12 @@ document.getElementById("create-form").addEventListener("submit", async (event) 
     options,
     public: f.public.checked,
     time_control: f.time_control.value,
+    ai_level: f.ai_level.value,
   };
   if (body.time_control === "live") body.minutes = Number(f.minutes.value);
   if (body.time_control === "correspondence") body.days = Number(f.days.value);
+  // the pause between the bots' moves, on the server for everyone; left out: the server's own
+  if (f.ai_delay_ms.value !== "") body.ai_delay_ms = Number(f.ai_delay_ms.value);
   const res = await api("POST", "/api/games", body);
   if (!res.ok) {
     setText("create-result", `Not created: ${errorText(res.data, res.status)}`, "bad");

@@ -4,7 +4,8 @@
 // Entry n shows the board as a spectator saw it right after entry n: the start view with the
 // patches of entries 1..n applied (applyPatch). The territories the entry changed or
 // fought over are highlighted; each roll is shown as dice. First/Previous/Next/Last, the slider,
-// and the arrow keys, Home and End step. All text goes in with textContent.
+// and the arrow keys, Home and End step; Play (or Space) steps on its own at the speed picked.
+// All text goes in with textContent.
 import { boardUrl, create as createBoard } from "./board.js";
 import { api, el, errorText, setText } from "./common.js";
 import { applyPatch } from "./patch.js";
@@ -170,17 +171,57 @@ async function load() {
   await loadBoard();
 }
 
-document.getElementById("replay-first").addEventListener("click", () => go(0));
-document.getElementById("replay-prev").addEventListener("click", () => go(at - 1));
-document.getElementById("replay-next").addEventListener("click", () => go(at + 1));
-document.getElementById("replay-last").addEventListener("click", () => go(entries.length - 1));
-document.getElementById("replay-slider").addEventListener("input", (event) => go(Number(event.target.value) - 1));
+// Play: one entry every few seconds (the speed picked: slow enough to read an entry and see its
+// dice by default), from the first entry again when at the last; it pauses at the last entry,
+// on Pause, and when a person steps by hand.
+let timer = null;
+
+function pause() {
+  if (timer === null) return;
+  clearTimeout(timer);
+  timer = null;
+  const button = document.getElementById("replay-play");
+  button.textContent = "Play";
+  button.setAttribute("aria-pressed", "false");
+}
+
+function tick() {
+  if (at >= entries.length - 1) { pause(); return; }
+  go(at + 1);
+  timer = setTimeout(tick, Number(document.getElementById("replay-speed").value));
+}
+
+function play() {
+  if (!entries.length) return;
+  if (at >= entries.length - 1) go(0);
+  const button = document.getElementById("replay-play");
+  button.textContent = "Pause";
+  button.setAttribute("aria-pressed", "true");
+  timer = setTimeout(tick, Number(document.getElementById("replay-speed").value));
+}
+
+function byHand(index) {
+  pause();
+  go(index);
+}
+
+document.getElementById("replay-play").addEventListener("click", () => (timer === null ? play() : pause()));
+document.getElementById("replay-first").addEventListener("click", () => byHand(0));
+document.getElementById("replay-prev").addEventListener("click", () => byHand(at - 1));
+document.getElementById("replay-next").addEventListener("click", () => byHand(at + 1));
+document.getElementById("replay-last").addEventListener("click", () => byHand(entries.length - 1));
+document.getElementById("replay-slider").addEventListener("input", (event) => byHand(Number(event.target.value) - 1));
 document.addEventListener("keydown", (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.target instanceof HTMLElement && event.target.matches("input, textarea, select")) return;
+  if (event.key === " " && entries.length && !(event.target instanceof HTMLElement && event.target.matches("button, a"))) {
+    event.preventDefault();
+    if (timer === null) play(); else pause();
+    return;
+  }
   const step = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: entries.length - 1 }[event.key];
   if (step === undefined || !entries.length) return;
   event.preventDefault();
-  go(step);
+  byHand(step);
 });
 load();

@@ -21,7 +21,8 @@ async function loadRoom() {
   setText("room-title", room.name);
   setText("room-status", room.status === "running" ? `Turn ${room.turn}: ${room.to_move} to move` : room.status);
   document.getElementById("room-facts").replaceChildren(
-    ...fact("System", [room.system, room.rules, room.edition].filter(Boolean).join(", ")),
+    // an A&A room by its edition's name (the edition data's, not its key) and its rules
+    ...fact("System", room.edition ? `${room.edition_name || room.edition}, ${room.rules} rules` : room.system),
     ...fact("Referee", room.referee),
     ...fact("Sides", room.sides.map((s) => `${s.name}: ${s.player || "free"}`).join("; ")),
     ...fact("Due", room.due_at),

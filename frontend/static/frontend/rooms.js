@@ -1,6 +1,20 @@
 // /rooms: the list of rooms and the form that creates one (through /api/rooms).
 import { api, el, errorText, setText } from "./common.js";
 
+// A value as the create form's <select> names it ("axis_allies": "Axis & Allies"); the value
+// itself when the form has no such option (rules the form does not offer, e.g. chess-cof).
+function optionText(id, value) {
+  const option = [...(document.getElementById(id)?.options || [])].find((node) => node.value === value);
+  return option ? option.textContent : value;
+}
+
+// The room's game in words: an A&A room by its edition's name (from the edition data, never
+// its key) and rules, another by its system's name.
+function gameText(room) {
+  if (!room.edition) return optionText("room-system", room.system);
+  return [room.edition_name || room.edition, optionText("room-rules", room.rules)].filter(Boolean).join(", ");
+}
+
 async function load() {
   const res = await api("GET", "/api/rooms");
   if (!res.ok) {
@@ -9,7 +23,7 @@ async function load() {
   }
   const rows = res.data.rooms.map((room) => el("tr", {},
     el("td", {}, el("a", { href: `/rooms/${room.id}` }, room.name || `Room ${room.id}`)),
-    el("td", {}, [room.system, room.rules].filter(Boolean).join(" ")),
+    el("td", {}, gameText(room)),
     el("td", {}, room.status + (room.to_move ? ` (${room.to_move} to move)` : "")),
     el("td", {}, room.sides.map((s) => `${s.name}: ${s.player || "free"}`).join(", ")),
     el("td", {}, room.referee)));
@@ -33,7 +47,10 @@ document.getElementById("room-form").addEventListener("submit", async (event) =>
     public: form.public.checked,
     days_per_turn: form.days_per_turn.value ? Number(form.days_per_turn.value) : null,
   };
-  if (system === "axis_allies") body.rules = form.rules.value;
+  if (system === "axis_allies") {
+    body.rules = form.rules.value;
+    body.edition = form.edition.value;
+  }
   const res = await api("POST", "/api/rooms", body);
   if (res.ok) location.href = `/rooms/${res.data.id}`;
   else setText("room-form-status", errorText(res.data, res.status));

@@ -1,5 +1,6 @@
 // The header's "Signed in as ..." slot (#whoami), on every page (base.html loads it).
 import { api, el, loginHref, me } from "./common.js";
+import { signingOut } from "./pwa.js";
 
 async function showWhoami() {
   const slot = document.getElementById("whoami");
@@ -12,6 +13,7 @@ async function showWhoami() {
   }
   const out = el("button", { type: "button", className: "link" }, "Sign out");
   out.addEventListener("click", async () => {
+    await signingOut(); // this browser's push subscription and kept games go first
     await api("POST", "/api/auth/logout");
     location.reload();
   });
