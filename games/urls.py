@@ -16,6 +16,7 @@ urlpatterns = [
 
 api_urlpatterns = [
     path("auth/", include("games.accounts.api")),
+    path("notifications/", include("games.notifications.api")),
     *play_urls.urlpatterns,
     *ratings_urls.urlpatterns,
     *rooms_urls.urlpatterns,

@@ -8,6 +8,7 @@ deselects them and says so at the end of the run, so nobody mistakes the first p
 from __future__ import annotations
 
 import os
+import re
 import sys
 import uuid
 from pathlib import Path
@@ -55,6 +56,24 @@ _own_redis_namespace()
 
 def services_configured() -> bool:
     return bool(os.environ.get("DATABASE_URL")) and bool(os.environ.get("REDIS_URL"))
+
+
+#: How a module marks its tests ``services`` (a decorator, ``pytestmark`` or a ``param``).
+_SERVICES_MARK = re.compile(r"""mark\.services|["']services["']""")
+#: The ``-m`` expressions of ``make test``'s second pass (scripts/test.sh).
+_SERVICES_ONLY = ("services", "services and not slow")
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Under the second pass's ``-m services``, a test module that never writes the marker
+    (``mark.services`` or ``"services"``) holds none of its tests and is not imported:
+    collecting the whole suite to keep 30 tests cost each of that pass's workers 17 s (8 s of
+    it the schema fuzz module's 69 operations), on the cores the first pass was using."""
+    if config.option.markexpr not in _SERVICES_ONLY or collection_path.suffix != ".py":
+        return None
+    if not collection_path.name.startswith("test_"):
+        return None
+    return _SERVICES_MARK.search(collection_path.read_text(encoding="utf-8")) is None or None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -213,4 +232,7 @@ def bare_env(tmp_path: Path) -> dict[str, str]:
         "PATH": os.environ.get("PATH", ""),
         "HOME": str(tmp_path),
         "WARBOARD_VAR_DIR": str(tmp_path / "var"),
+        # numba's, not Warboard's: the compiled combat kernels of the run (26 s to compile anew
+        # in each scratch folder, by each server these tests start)
+        "NUMBA_CACHE_DIR": os.environ.get("NUMBA_CACHE_DIR", str(ROOT / "var" / "numba")),
     }

@@ -75,6 +75,12 @@ RULES_BEYOND_THE_SCHEMA = {
     # allows (flanks only when flanking), odds below 1-4, modifiers that need an option.
     "aa_odds": "resolver rules",
     "aa_battle_create": "resolver rules",
+    "aa_take": "resolver rules",
+    "aa_retreat": "resolver rules",
+    "aa_swing": "resolver rules",
+    "aa_waves": "resolver rules",
+    "aa_cheapest": "resolver rules",
+    "aa_order_check": "resolver rules",
     "risk_odds": "resolver rules",
     "wif_land": "resolver rules",
     "france_1944": "resolver rules",
@@ -84,6 +90,9 @@ RULES_BEYOND_THE_SCHEMA = {
     "rooms_create": "cross-field rules",
     "rooms_join": "room state",
     "rooms_post": "journal rules",
+    # A push subscription's endpoint must be https on a known push service, and its keys of
+    # the lengths P-256 and the auth secret have (base64url that decodes to 65 and 16 bytes).
+    "notifications_devices_create": "push services and key lengths",
     # Tournaments need no entry: the fuzzing user is not staff, so every staff action is 403
     # staff_only before its body is read, and entering or withdrawing refuses only by the
     # event's state (409 registration_closed, not_entered), both of which the check allows.
@@ -151,6 +160,11 @@ def fuzz_setup(wsgi_db, settings) -> dict[str, Any]:
     }
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.WARBOARD_TASKS_INLINE = True
+    # The calculators' work limit cut to a tenth: the fuzz checks the answers' shapes (a 200's
+    # odds, or the documented 400/503 when a battle is too large), not the solver, and its big
+    # generated battles spent up to 0.8 s each (37 s of one operation's 40 examples).
+    settings.COMBAT_SECONDS = 0.08
+    settings.COMBAT_MAX_STATES = 2_000_000
     user = get_user_model().objects.create_user("fuzzer", password="x" * 12)
     game = start_game(user, 2)
     battle = aa_battle_create(

@@ -23,6 +23,13 @@ OPERATIONS = {
     "aa_battle_create",
     "aa_battle_retrieve",
     "aa_battle_close",
+    "aa_editions",
+    "aa_take",
+    "aa_retreat",
+    "aa_swing",
+    "aa_waves",
+    "aa_cheapest",
+    "aa_order_check",
     "risk_odds",
     "poker_evaluate",
     "wif_land",
@@ -35,6 +42,10 @@ OPERATIONS = {
     "auth_token_destroy",
     "auth_me_retrieve",
     "auth_me_update",
+    "notifications_settings_retrieve",
+    "notifications_settings_update",
+    "notifications_devices_create",
+    "notifications_devices_unsubscribe",
     "games_list",
     "games_create",
     "maps_list",
@@ -46,6 +57,7 @@ OPERATIONS = {
     "games_join",
     "games_leave",
     "games_bots",
+    "games_cancel",
     "games_start",
     "games_events",
     "games_chat",
@@ -262,8 +274,9 @@ def test_strings_that_may_not_be_blank_say_so(schema):
 
 
 def test_calculator_bodies_refuse_unknown_keys_and_state_their_ranges(schema):
-    closed = ("aa_odds", "aa_battle_create", "aa_battle_close", "risk_odds", "poker_evaluate",
-              "wif_land", "france_1944", "auth_me_update")  # fmt: skip
+    closed = ("aa_odds", "aa_battle_create", "aa_battle_close", "aa_take", "aa_retreat",
+              "aa_swing", "aa_waves", "aa_cheapest", "aa_order_check", "risk_odds",
+              "poker_evaluate", "wif_land", "france_1944", "auth_me_update")  # fmt: skip
     for operation_id in closed:
         assert body(schema, operation_id)["additionalProperties"] is False, operation_id
     risk = body(schema, "risk_odds")["properties"]

@@ -44,10 +44,36 @@ def test_an_id_of_18_digits_reaches_the_view_and_is_its_404(web):
     assert response.json()["field"] == "id"  # the view's own answer, not the path's
 
 
-def test_a_page_outside_the_api_keeps_djangos_html_404(web):
+def test_a_page_outside_the_api_is_the_sites_own_html_404(web):
     response = web.get("/no-such-page")
     assert response.status_code == 404
     assert response["Content-Type"].startswith("text/html")
+    page = response.content.decode()
+    # The site's base template: its title, style sheet and navigation, the path named.
+    assert "<title>Not found - Warboard</title>" in page
+    assert 'rel="stylesheet" href="/static/frontend/site.css"' in page
+    assert '<nav aria-label="Site">' in page and '<a href="/games">Games</a>' in page
+    assert "<h1>Page not found</h1>" in page and "<code>/no-such-page</code>" in page
+
+
+def test_a_page_outside_the_api_that_fails_is_the_sites_500_with_the_error_id(
+    web, monkeypatch, caplog
+):
+    from frontend import views
+
+    def broken(self, **kwargs):
+        raise RuntimeError("a page bug")
+
+    monkeypatch.setattr(views.RulesView, "get_context_data", broken)
+    with caplog.at_level(logging.ERROR, logger="warboard.errors"):
+        response = web.get("/rules")
+    assert response.status_code == 500 and response["Content-Type"].startswith("text/html")
+    page = response.content.decode()
+    logged = [r for r in caplog.records if r.name == "warboard.errors"]
+    error_id = logged[0].getMessage().split("error_id=")[1].split()[0]
+    assert f'<code id="error-id">{error_id}</code>' in page
+    assert "<title>Server error - Warboard</title>" in page
+    assert 'rel="stylesheet" href="/static/frontend/site.css"' in page
 
 
 def test_json_nested_100000_levels_is_a_400_naming_the_body(web):

@@ -41,9 +41,16 @@ from games.accounts.services import (
     user_register,
 )
 from games.common.throttles import LoginThrottle, RegisterThrottle
+from games.models import Profile
 from games.web.exceptions import ApplicationError, ErrorSerializer
 from games.web.parsers import JSONParser
-from games.web.strict import ClosedSerializer, StrictBooleanField, StrictCharField
+from games.web.strict import (
+    ClosedSerializer,
+    StrictBooleanField,
+    StrictCharField,
+    StrictChoiceField,
+    StrictIntegerField,
+)
 
 TAGS = ["accounts"]
 #: The user's email column (Django's ``AbstractUser.email``); a longer address is a 400, not a
@@ -85,6 +92,14 @@ class ProfileOutputSerializer(serializers.Serializer):
     email_your_turn = serializers.BooleanField(help_text='Send "your turn" emails.')
     email_reminder = serializers.BooleanField(help_text="Send deadline reminders.")
     email_game_over = serializers.BooleanField(help_text="Send game-over results.")
+    roll_until = serializers.ChoiceField(
+        choices=Profile.RollUntil.choices,
+        help_text="How far one click of the battle form's Roll rolls on: 'once', until the "
+        "battle is 'decided', or until the attack is down to roll_until_armies ('armies').",
+    )
+    roll_until_armies = serializers.IntegerField(
+        help_text="The N of 'until N armies left' (1 or more)."
+    )
 
 
 @extend_schema_serializer(component_name="AccountCredentials")
@@ -306,6 +321,8 @@ class MeApi(AccountApi):
         email_your_turn = StrictBooleanField(required=False)
         email_reminder = StrictBooleanField(required=False)
         email_game_over = StrictBooleanField(required=False)
+        roll_until = StrictChoiceField(choices=Profile.RollUntil.choices, required=False)
+        roll_until_armies = StrictIntegerField(min_value=1, max_value=999, required=False)
 
         def unknown_fields(self, unknown: list[str]) -> ApplicationError:
             return ApplicationError(

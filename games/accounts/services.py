@@ -18,7 +18,10 @@ from games.models import RESERVED_PREFIXES, Profile, is_reserved_name
 from games.web.exceptions import ApplicationError
 
 #: The profile fields ``profile_update`` writes; ``email`` lives on the user.
-PROFILE_FIELDS = ("display_name", "email_your_turn", "email_reminder", "email_game_over")
+PROFILE_FIELDS = (
+    "display_name", "email_your_turn", "email_reminder", "email_game_over", "roll_until",
+    "roll_until_armies",
+)  # fmt: skip
 USERNAME_TAKEN = "A user with that username already exists."
 
 
@@ -70,7 +73,7 @@ def profile_get_or_create(*, user: AbstractBaseUser) -> Profile:
 
 @transaction.atomic
 def profile_update(*, user: AbstractBaseUser, **fields: Any) -> Profile:
-    """Change the display name, email address and email preferences given in ``fields``."""
+    """Change the display name, email address, email and play preferences given in ``fields``."""
     unknown = set(fields) - {*PROFILE_FIELDS, "email"}
     if unknown:
         raise ApplicationError(

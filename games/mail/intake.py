@@ -7,11 +7,11 @@ its lines as that player's actions through the same write path as ``POST
 Each mail on its own (decided: one mail can never stop the others): ``receive_mail`` does not
 raise for anything in the mail. A mail that breaks a rule of ``games.mail.core.limits`` (size,
 header size, nesting, parts; checked on the raw bytes before any parser runs) is *parked* unread,
-and so is one whose processing fails in any way (a ``RecursionError`` deep in the email package, a
-bug of ours): an ``InboundMail`` row with outcome ``parked`` and the reason, the traceback in the
-log. It raises only when even that row cannot be written (the database is unreachable): then the
-caller keeps the mail and tries again later (``fetch_mail`` leaves it in ``new/``, the webhook
-answers 503 so the provider retries).
+and so is one whose processing fails in any way (a shape of the email package's parser the limits
+do not foresee, a bug of ours): an ``InboundMail`` row with outcome ``parked`` and the reason,
+the traceback in the log. It raises only when even that row cannot be written (the database is
+unreachable): then the caller keeps the mail and tries again later (``fetch_mail`` leaves it in
+``new/``, the webhook answers 503 so the provider retries).
 
 The checks, in order, each refusing the whole mail (nothing applied) with an answer saying why:
 

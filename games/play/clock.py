@@ -33,9 +33,13 @@ from django.utils import timezone
 
 from games.models import BOT_PREFIX, Deadline, Game, Seat
 from risk.rules import GameState, pending_decisions
+from risk.rules.forced import forced_action
 from risk.rules.state import AI_PREFIX
 
-REMIND_AT = 0.8  # of the allowance
+#: The reminder goes out this long before the deadline at the latest...
+REMIND_BEFORE = timedelta(hours=1)
+#: ...or at this share of the allowance, if that is later (a 5-minute move: at 4 minutes).
+REMIND_AT = 0.8
 
 
 @dataclass
@@ -51,14 +55,17 @@ class ClockChange:
 
 
 def waited_for(state: GameState | None) -> dict[str, str]:
-    """People (not bots, not allied armies' AIs) the game waits for -> the first decision's kind."""
+    """People (not bots, not allied armies' AIs) the game waits for -> the first decision's kind.
+
+    A person whose step is forced (``risk.rules.forced``) is not waited for: the server takes
+    the step at once, so it opens no deadline and sends no "your turn"."""
     if state is None:
         return {}
     people: dict[str, str] = {}
     for decision in pending_decisions(state):
         if not is_bot_actor(decision.player):
             people.setdefault(decision.player, decision.kind)
-    return people
+    return {p: kind for p, kind in people.items() if forced_action(state, p) is None}
 
 
 def is_bot_actor(actor: str) -> bool:
@@ -76,12 +83,14 @@ def answered_by_server(
     game: Game, state: GameState, seats: Iterable[Seat], overdue: Iterable[str] = ()
 ) -> list[str]:
     """The players whose pending decisions the server takes now, in the engine's order: bots,
-    allied armies' AIs, players with an overdue deadline, seats at their timeout limit."""
+    allied armies' AIs, players with an overdue deadline, seats at their timeout limit, and
+    people whose step is forced (``risk.rules.forced``: one legal action with nothing to
+    choose, taken by the driver in the same after-commit path as a bot's)."""
     stand_ins = set(overdue) | {s.player for s in seats if at_limit(game, s)}
     return [
         d.player
         for d in pending_decisions(state)
-        if is_bot_actor(d.player) or d.player in stand_ins
+        if is_bot_actor(d.player) or d.player in stand_ins or forced_action(state, d.player)
     ]
 
 
@@ -158,8 +167,14 @@ def open_deadline(
     """A deadline row; its tasks are queued after the commit (``effects``)."""
     return Deadline.objects.create(
         game=game, seat=seat, kind=kind, opened_at=now,
-        remind_at=now + allowance * REMIND_AT, due_at=now + allowance,
+        remind_at=now + remind_after(allowance), due_at=now + allowance,
     )  # fmt: skip
+
+
+def remind_after(allowance: timedelta) -> timedelta:
+    """When a deadline's reminder goes out, after it opens: an hour before it falls due, or at
+    80% of the allowance when that is later (a fast game's hour would be the whole move)."""
+    return max(allowance * REMIND_AT, allowance - REMIND_BEFORE)
 
 
 def close_deadlines(game: Game, status: str, now: datetime, seats: Iterable[int] = ()) -> int:

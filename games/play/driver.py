@@ -15,6 +15,12 @@ Everything that wants the server to move kicks this one function, queued by name
 an operator handing a seat to the AI, and the periodic sweep.
 
 The bot sees only what its seat may see (``risk.rules.bots``).
+
+A person's forced step (``risk.rules.forced``: exactly one legal action, with no free
+parameter) is answered here too, never in the request: the driver commits that one action for
+them (source ``server``), with a ``forced`` note first in the entry's events, which the page
+shows as a log line. It is the action the person could only have sent themselves, so the replay
+is the same whoever sent it.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import logging
 import random
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -34,9 +41,10 @@ from games.play.reads import fetch
 from games.play.write import Committed, commit_action, game_lock, game_seats, locked_state
 from games.web.exceptions import ApplicationError
 from risk.ai import StrategicBot
-from risk.rules import GameState
+from risk.rules import GameState, forced
 from risk.rules.actions import Action, Leave
 from risk.rules.bots import RandomBot, decide
+from risk.rules.forced import forced_action
 
 logger = logging.getLogger(__name__)
 
@@ -69,11 +77,13 @@ def advance(game_id: int, *, limit: int | None = None) -> int:
 
 @dataclass(frozen=True)
 class Decision:
-    """What the AI chose for ``actor`` at ``version``, thought out before taking the lock."""
+    """What the AI chose for ``actor`` at ``version``, thought out before taking the lock;
+    ``forced``: not the AI's choice but the one action the rules leave (``risk.rules.forced``)."""
 
     version: int
     actor: str
     action: Action
+    forced: bool = False
 
 
 def step(game_id: int) -> bool:
@@ -120,6 +130,9 @@ def _think(game_id: int) -> Decision | None:
     if not actors:
         return None
     actor = actors[0]
+    only = forced_action(state, actor)
+    if only is not None:  # nothing to think about, whoever the seat is
+        return Decision(game.version, actor, only, forced=True)
     rng = random.Random(f"{game.pk}:{game.version}:{actor}")
     action = decide(StrategicBot(rng, level=game.ai_level), state, actor)
     return Decision(game.version, actor, action)
@@ -131,6 +144,10 @@ def _commit(game: Game, state: GameState, seats: list[Seat], decision: Decision)
     actor = decision.actor
     seat = next((s for s in seats if s.player == actor), None)
     source = ActionLog.Source.BOT if clock.is_bot_actor(actor) else ActionLog.Source.TIMEOUT
+    notes: list[dict[str, Any]] = []
+    if decision.forced and not clock.is_bot_actor(actor):
+        # A person's forced step: the server's, with the note the page shows.
+        source, notes = ActionLog.Source.SERVER, [forced.note(actor, decision.action)]
     key = f"ai:{decision.version}:{actor}"  # the version it was thought out at
     action = decision.action
     for attempt in range(ATTEMPTS):
@@ -138,13 +155,13 @@ def _commit(game: Game, state: GameState, seats: list[Seat], decision: Decision)
             with transaction.atomic():  # a savepoint: a refused pick leaves no trace
                 return commit_action(
                     game, state, actor=actor, action=action, seat=seat, source=source,
-                    seats=seats, key=key,
+                    seats=seats, key=key, notes=notes,
                 )  # fmt: skip
         except ApplicationError as exc:
             logger.warning("game %s: %s's pick %r refused (%s); the random player answers",
                            game.pk, actor, action, exc)  # fmt: skip
             rng = random.Random(f"{game.pk}:{game.version}:{actor}:{attempt}")
-            action = decide(RandomBot(rng), state, actor)
+            action, notes = decide(RandomBot(rng), state, actor), []
     raise RuntimeError(f"game {game.pk}: no legal action found for {actor}")
 
 

@@ -1,4 +1,4 @@
-"""After a commit, once: pushes, deadline tasks, "your turn" mail, and the driver.
+"""After a commit, once: pushes, deadline tasks, "your turn" and attack notices, the driver.
 
 The write path (``write``, ``lobby``'s start) returns what it committed; whoever owns the
 transaction hands that to ``after_commit``, which runs ``dispatch`` from
@@ -22,7 +22,7 @@ from django.db import transaction
 
 from games.common.queue import enqueue
 from games.hooks import GameFinished, on_game_finished
-from games.models import Deadline, Game, Seat
+from games.models import Deadline, Game, PushSubscription, Seat
 from games.play import lobby_feed, presence, push
 from games.play.write import Committed
 from risk.rules import GameState
@@ -71,7 +71,8 @@ def dispatch(committed: Committed, *, kick: bool = True) -> None:
     change = committed.clock_change
     for deadline in change.opened:
         _try("deadline tasks", game.pk, partial(schedule, deadline))
-    _try("your-turn mail", game.pk, lambda: queue_your_turn(game.pk, change.started))
+    _try("your-turn notice", game.pk, lambda: queue_your_turn(game.pk, change.started))
+    _try("attack notice", game.pk, lambda: queue_attacked(committed))
     if game.status == Game.Status.FINISHED and committed.log.sequence:
         _try("game-over mail", game.pk, lambda: enqueue("games.notify_game_over", game.pk))
         finished = GameFinished(game.pk, rated=game.rated)
@@ -92,28 +93,58 @@ def schedule(deadline: Deadline) -> None:
 
 
 def queue_your_turn(game_id: int, seats: Iterable[Seat]) -> None:
-    wanted = your_turn_mail_seats(game_id, seats)
+    wanted = your_turn_seats(game_id, seats)
     if wanted:
         enqueue("games.notify_your_turn", game_id, wanted)
 
 
-def your_turn_mail_seats(game_id: int, seats: Iterable[Seat]) -> list[int]:
-    """The seats a "your turn" mail may go to, so no task is queued for nothing: a
-    person with an address who has not turned the mail off and is not watching the game (a
-    socket open on it, ``presence``). The task checks again when it runs. Seats should come
-    with ``user__profile`` selected (otherwise this reads each profile)."""
-    wanted = []
+def your_turn_seats(game_id: int, seats: Iterable[Seat]) -> list[int]:
+    """The seats a "your turn" notice may go to, so no task is queued for nothing: a person
+    who is not watching the game (a socket open on it, ``presence``) and who either gets the
+    mail (an address, the mail not turned off) or has a browser subscribed to push. The task
+    picks the channel each chose (``games.notifications``). Seats should come with
+    ``user__profile`` selected (otherwise this reads each profile); the devices are one query,
+    only when someone's turn begins and a person has no mail."""
+    wanted, unmailed = [], []
     for seat in seats:
         user = seat.user if seat.user_id is not None else None
-        if user is None or not user.email or not user.is_active:
-            continue
-        profile = getattr(user, "profile", None)  # none yet: the defaults, mail on
-        if profile is not None and not profile.email_your_turn:
+        if user is None or not user.is_active:
             continue
         if presence.presence_is_connected(game_id, user.pk):
             continue  # watching live; marked as having seen it all when the socket closes
-        wanted.append(seat.pk)
+        profile = getattr(user, "profile", None)  # none yet: the defaults, mail on
+        if user.email and (profile is None or profile.email_your_turn):
+            wanted.append(seat.pk)
+        else:
+            unmailed.append(seat)
+    if unmailed:
+        pushed = set(
+            PushSubscription.objects.filter(user_id__in=[s.user_id for s in unmailed]).values_list(
+                "user_id", flat=True
+            )
+        )
+        wanted.extend(s.pk for s in unmailed if s.user_id in pushed)
     return wanted
+
+
+#: The events that attack a player's territory or ship.
+ATTACKS = frozenset({"attack", "naval_attack"})
+
+
+def queue_attacked(committed: Committed) -> None:
+    """Queue the "you were attacked" notices of this action's attacks on people (not on
+    allied armies or bots); a look at this action's events, nothing more, on every action."""
+    attacks = [e for e in committed.events if e.get("type") in ATTACKS]
+    if not attacks:
+        return
+    people = {s.player for s in committed.seats if s.user_id is not None}
+    on_people = [
+        {k: e.get(k) for k in ("type", "attacker", "defender", "target")}
+        for e in attacks
+        if e.get("defender") in people and e.get("defender") != e.get("attacker")
+    ]
+    if on_people:
+        enqueue("games.notify_attacked", committed.game.pk, on_people)
 
 
 def _try(what: str, game_id: int, effect: Callable[[], object]) -> None:

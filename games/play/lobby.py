@@ -300,11 +300,30 @@ def game_leave(*, game_id: int, user: Any) -> None:
         seat.delete()
 
 
-def game_fill_with_bots(*, game_id: int, user: Any) -> list[Seat]:
-    """The creator fills every empty seat with a bot."""
+def game_cancel(*, game_id: int, user: Any) -> None:
+    """The creator calls off a game before it starts: the game and its seats are deleted (no
+    move was made, so nothing is lost). Anyone else: 403; a started game: 409 ``not_open``."""
+    with transaction.atomic():
+        game = _open_game(game_id, user)
+        if game.creator_id != user.pk:
+            raise ForbiddenError(
+                f"only the game's creator ({game.creator.get_username()}) may cancel it; "
+                "leave it instead to give up your seat",
+                code="not_creator",
+            )
+        lobby_feed.changed(game.pk, public=game.public)
+        game.delete()
+
+
+def game_fill_with_bots(*, game_id: int, user: Any, ai_level: str | None = None) -> list[Seat]:
+    """The creator fills every empty seat with a bot, playing at ``ai_level`` if given (the
+    game's one AI level: its bots, allied armies and timed-out players)."""
     with transaction.atomic():
         game = _open_game(game_id, user)
         _creator_only(game, user)
+        if ai_level is not None and ai_level != game.ai_level:
+            game.ai_level = ai_level
+            game.save(update_fields=["ai_level"])
         taken = set(game.seats.values_list("position", flat=True))
         bots = [
             Seat(game=game, position=p, user=None, player=f"{BOT_PREFIX}{p + 1}")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -34,6 +35,8 @@ from django.utils.timesince import timeuntil
 
 from games.mail.core import address as reply_address
 from games.models import Deadline, Game, GameSnapshot, Profile, Seat
+from games.notifications.dispatch import Notice, deliver
+from games.notifications.kinds import Channel, Kind
 from games.play import clock, presence
 from games.play.reads import shown
 from games.play.reads.fetch import game_state
@@ -57,7 +60,8 @@ MOVES_LINES = 30
 
 
 def your_turn(game_id: int, seat_ids: Iterable[int]) -> int:
-    """Mail each of ``seat_ids`` that the game waits for them; the number of mails sent."""
+    """Tell each of ``seat_ids`` that the game waits for them, by the channel each chose
+    (``games.notifications``): a push, or the mail with the summary; the number told."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.RUNNING:
         return 0  # a finished game gets its game-over mail instead
@@ -65,7 +69,9 @@ def your_turn(game_id: int, seat_ids: Iterable[int]) -> int:
     waiting = clock.waited_for(state)
     seats = Seat.objects.filter(game=game, pk__in=list(seat_ids)).select_related("user__profile")
     names = display_names(game)
-    messages: list[tuple[Seat, int, EmailMessage]] = []
+    notices: list[Notice] = []
+    told_seats: list[Seat] = []
+    marks: dict[int, int] = {}
     for seat in seats:
         if seat.user is None or seat.player not in waiting or seat.state == Seat.State.LEFT:
             continue
@@ -73,39 +79,68 @@ def your_turn(game_id: int, seat_ids: Iterable[int]) -> int:
             # Watching live: they have seen everything up to now.
             _mark_seen(seat, game.version)
             continue
-        if not _wants(seat.user, "email_your_turn"):
-            continue
-        after = max(seat.last_seen_sequence, game.version - SUMMARY_ENTRIES)
-        log = shown.log_for(game, seat.user, after=after, limit=SUMMARY_ENTRIES)
-        lines = summary_lines(log["entries"], names)
-        skipped = max(0, len(lines) - SUMMARY_LINES)
-        context = {
-            **_common(game, seat),
-            "lines": lines[skipped:],
-            "skipped": skipped,
-            "earlier": after > seat.last_seen_sequence,
-            "decision": decision_text(waiting[seat.player]),
-            "deadline": _deadline_context(seat),
-            **moves_context(state, seat.player),
-        }
-        message = compose("your_turn", context, seat.user.email, reply_to=reply_to(seat))
-        messages.append((seat, log["last"], message))
-    sent = 0
-    for seat, last, ok in _send_all(messages):
-        if ok:
-            sent += 1
-            _mark_seen(seat, last)
-    return sent
+        decision = decision_text(waiting[seat.player])
+        notices.append(
+            Notice(
+                user=seat.user,
+                kind=Kind.YOUR_TURN,
+                title=f"Your turn in {game}",
+                text=f"It is your turn: {decision}.",
+                url=f"/games/{game.pk}",
+                tag=f"game-{game.pk}-turn",
+                mail=partial(_your_turn_mail, game, state, seat, names, decision, marks),
+            )
+        )
+        told_seats.append(seat)
+    told = 0
+    for seat, done in zip(told_seats, deliver(notices), strict=True):
+        told += done.ok
+        if done.ok and done.channel == Channel.EMAIL:
+            _mark_seen(seat, marks[seat.pk])  # the next summary starts where this one ended
+    return told
+
+
+def _your_turn_mail(
+    game: Game,
+    state: GameState,
+    seat: Seat,
+    names: Mapping[str, str],
+    decision: str,
+    marks: dict[int, int],
+) -> EmailMessage:
+    """The "your turn" mail of ``seat``: what happened since its last one, its legal moves, the
+    deadline; ``marks`` gets the log sequence the summary ends at (the seat's next mark)."""
+    after = max(seat.last_seen_sequence, game.version - SUMMARY_ENTRIES)
+    log = shown.log_for(game, seat.user, after=after, limit=SUMMARY_ENTRIES)
+    lines = summary_lines(log["entries"], names)
+    skipped = max(0, len(lines) - SUMMARY_LINES)
+    context = {
+        **_common(game, seat),
+        "lines": lines[skipped:],
+        "skipped": skipped,
+        "earlier": after > seat.last_seen_sequence,
+        "decision": decision,
+        "deadline": _deadline_context(seat),
+        **moves_context(state, seat.player),
+    }
+    marks[seat.pk] = log["last"]
+    assert seat.user is not None
+    return compose("your_turn", context, seat.user.email, reply_to=reply_to(seat))
 
 
 def seen_everything(game_id: int, user_id: int) -> int:
     """A player closed their last socket on the game: they watched it live until now, so a
     later "your turn" summary starts here (no mail was even queued while they watched: see
-    ``clock.your_turn_mail_seats``). The seats updated (one UPDATE)."""
+    ``effects.your_turn_seats``). The seats updated (one UPDATE).
+
+    A game still in the lobby has no state row, so nothing to have seen: the subquery would be
+    NULL, and SQLite's ``MAX`` (what ``Greatest`` is there) of anything and NULL is NULL, which
+    the NOT NULL column refuses. Only seats of a started game are updated.
+    """
     version = GameSnapshot.objects.filter(pk=game_id).values("version")[:1]
-    return Seat.objects.filter(game_id=game_id, user_id=user_id).update(
-        last_seen_sequence=Greatest("last_seen_sequence", Subquery(version))
-    )
+    return Seat.objects.filter(
+        game_id=game_id, user_id=user_id, game__snapshot__isnull=False
+    ).update(last_seen_sequence=Greatest("last_seen_sequence", Subquery(version)))
 
 
 def _mark_seen(seat: Seat, sequence: int) -> None:
@@ -164,13 +199,65 @@ def decision_text(kind: str) -> str:
 
 
 def reminder(deadline: Deadline) -> int:
-    """Mail the player of ``deadline`` that time is running out (if they want it); 0 or 1."""
+    """Tell the player of ``deadline`` that time is running out, by the channel they chose
+    (a push or the mail); 0 or 1."""
     seat = deadline.seat
     user = seat.user
-    if user is None or not _wants(user, "email_reminder"):
+    if user is None:
         return 0
-    context = {**_common(deadline.game, seat), "deadline": _deadline_context(seat, deadline)}
-    return sum(ok for _, _, ok in _send_all([(seat, 0, _message("reminder", context, user.email))]))
+    game = deadline.game
+    context = {**_common(game, seat), "deadline": _deadline_context(seat, deadline)}
+    notice = Notice(
+        user=user,
+        kind=Kind.DEADLINE,
+        title=f"{_left(deadline)} left in {game}",
+        text=f"Your deadline is {_when(deadline.due_at)}; then the bot plays for you.",
+        url=f"/games/{game.pk}",
+        tag=f"game-{game.pk}-deadline",
+        mail=lambda: _message("reminder", context, user.email),
+    )
+    return sum(done.ok for done in deliver([notice]))
+
+
+# --- you were attacked ------------------------------------------------------------------------
+
+
+def attacked(game_id: int, attacks: Iterable[Mapping[str, Any]]) -> int:
+    """Tell each defender of ``attacks`` (events ``attack``/``naval_attack`` as the log holds
+    them: public, everyone saw them) who is a person and not watching the game that they were
+    attacked; one notice per defender, naming the first attack. The number told."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.RUNNING:
+        return 0
+    first: dict[str, Mapping[str, Any]] = {}
+    for attack in attacks:
+        first.setdefault(str(attack.get("defender")), attack)
+    seats = game.seats.filter(player__in=list(first), user__isnull=False).select_related(
+        "user__profile"
+    )
+    names = display_names(game)
+    notices = []
+    for seat in seats:
+        if seat.state == Seat.State.LEFT or presence.presence_is_connected(game.pk, seat.user_id):
+            continue
+        attack = first[seat.player]
+        attacker = names.get(str(attack.get("attacker")), str(attack.get("attacker")))
+        what = "ship" if attack.get("type") == "naval_attack" else "territory"
+        text = f"{attacker} attacked your {what} {attack.get('target')}."
+        url = f"/games/{game.pk}"
+        context = {**_common(game, seat), "text": text}
+        notices.append(
+            Notice(
+                user=seat.user,
+                kind=Kind.ATTACKED,
+                title=f"Attacked in {game}",
+                text=text,
+                url=url,
+                tag=f"game-{game.pk}-attacked",
+                mail=partial(_message, "attacked", context, seat.user.email),
+            )
+        )
+    return sum(done.ok for done in deliver(notices))
 
 
 # --- game over --------------------------------------------------------------------------------

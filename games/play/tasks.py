@@ -37,7 +37,7 @@ def run_bots(game_id: int) -> int:
 
 @shared_task(name="games.deadline_remind", **DB_RETRY)
 def deadline_remind(deadline_id: int) -> bool:
-    """The 80% reminder of one deadline (idempotent: sent at most once)."""
+    """The reminder of one deadline (idempotent: sent at most once)."""
     return deadlines.deadline_remind(deadline_id)
 
 
@@ -55,7 +55,7 @@ def sweep_deadlines() -> dict[str, int]:
 
 @shared_task(name="games.notify_your_turn", **DB_RETRY)
 def notify_your_turn(game_id: int, seat_ids: list[int]) -> int:
-    """ "Your turn" emails to the seats the game has just started waiting for."""
+    """ "Your turn" notices (push or mail) to the seats the game has just started waiting for."""
     return notify.your_turn(game_id, seat_ids)
 
 
@@ -63,3 +63,9 @@ def notify_your_turn(game_id: int, seat_ids: list[int]) -> int:
 def notify_game_over(game_id: int) -> int:
     """Game-over emails with the result."""
     return notify.game_over(game_id)
+
+
+@shared_task(name="games.notify_attacked", **DB_RETRY)
+def notify_attacked(game_id: int, attacks: list[dict[str, str]]) -> int:
+    """ "You were attacked" notices to the people an action attacked."""
+    return notify.attacked(game_id, attacks)

@@ -12,6 +12,7 @@ urlpatterns = [
     path("games/<id:game_id>/join", games.JoinApi.as_view(), name="game-join"),
     path("games/<id:game_id>/leave", games.LeaveApi.as_view(), name="game-leave"),
     path("games/<id:game_id>/bots", games.BotsApi.as_view(), name="game-bots"),
+    path("games/<id:game_id>/cancel", games.CancelApi.as_view(), name="game-cancel"),
     path("games/<id:game_id>/start", games.StartApi.as_view(), name="game-start"),
     path("games/<id:game_id>/events", games.EventsApi.as_view(), name="game-events"),
     path("games/<id:game_id>/chat", games.ChatApi.as_view(), name="game-chat"),

@@ -10,7 +10,9 @@ the server played fair:
    the game's options, then every logged action in sequence order, each with
    ``risk.rules.game_dice`` -- ``SeededDice(seed, "action:<n>")``) makes exactly the logged dice
    context, rolls (counter, sides, value) and events, and every logged roll re-derives on its
-   own with ``combat.dice.verify``;
+   own with ``combat.dice.verify`` (a roll-on action's rolls all run in its one context, one
+   counter after another); a forced step's note (the server's, ``risk.rules.forced``) is not
+   the engine's and is left out, but the step must be forced in the replayed state;
 4. the replay ends in the stored final state (the game's snapshot row), its piece rows
    (holdings, ships, cards: ``games.models.pieces``) are the replayed state's, and its winner
    and ranking are the game's result.
@@ -47,6 +49,7 @@ from risk.rules import (
     new_game,
     to_dict,
 )
+from risk.rules.forced import FORCED_NOTE, forced_action
 from risk.rules.pieces import Pieces, pieces_of
 from risk.rules.upcast import stored_options
 
@@ -78,6 +81,19 @@ class ReplayData:
     #: The stored piece rows (``games.play.pieces.rows_of``), compared with the replayed
     #: state's; None when there are none to compare (a replay file).
     pieces: Pieces | None = None
+
+
+def _server_notes(events: list[Any]) -> tuple[list[Any], bool]:
+    """The engine's events of an entry, without the server's leading forced-step note (the
+    driver writes it before them, ``risk.rules.forced``), and whether there was one."""
+    lead = 0
+    while lead < len(events) and _is_note(events[lead]):
+        lead += 1
+    return list(events[lead:]), lead > 0
+
+
+def _is_note(event: Any) -> bool:
+    return isinstance(event, dict) and event.get("type") == FORCED_NOTE
 
 
 @dataclass(frozen=True)
@@ -230,6 +246,9 @@ def _check(data: ReplayData, report: VerifyReport) -> Mismatch | None:
         if not verify_rolls(seed, seed_commitment, entry.context, _roll_dicts(entry.rolls)):
             return Mismatch(entry.sequence, _bad_roll(seed, entry))
         report.rolls += len(entry.rolls)
+        logged, noted = _server_notes(entry.events)
+        if noted and forced_action(state, str(entry.action.get("player"))) != action:
+            return Mismatch(entry.sequence, "a forced-step note on a step the rules did not force")
         try:
             state, events = apply(state, action, dice)
         except IllegalAction as exc:
@@ -243,10 +262,10 @@ def _check(data: ReplayData, report: VerifyReport) -> Mismatch | None:
                 f"rolls: logged {_short(entry.rolls)}, the replay rolled {_short(rolls)}",
             )
         replayed = _plain([e.to_dict() for e in events])
-        if replayed != _plain(entry.events):
+        if replayed != _plain(logged):
             return Mismatch(
                 entry.sequence,
-                f"events differ at {_first_difference(_plain(entry.events), replayed, 'events')}",
+                f"events differ at {_first_difference(_plain(logged), replayed, 'events')}",
             )
         report.entries += 1
     if data.result is not None and state.over:

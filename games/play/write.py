@@ -34,6 +34,7 @@ from risk.rules import (
     events_for,
     game_dice,
     pending_decisions,
+    simultaneous,
 )
 from risk.rules.actions import ANYTIME_ACTIONS, Concede, Join, Leave
 from risk.rules.vocabulary import Refusal
@@ -125,13 +126,9 @@ def person_action(
     seat = next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
     access.check(game, user, seated=seat is not None, invite=invite)
     check_running(game)
-    if expected_version != game.version:
-        raise ConflictError(
-            f"the game is at version {game.version}, not {expected_version}: reload and retry",
-            code="stale_version",
-            field="expected_version",
-            extra={"version": game.version},
-        )
+    behind = expected_version != game.version
+    if behind and not _may_cross(game, seat, raw, expected_version):
+        raise stale(game, expected_version)
     player = seat.player if seat is not None else user.get_username()
     # Before parsing: a stranger naming a seated player in the action is told they hold no
     # seat, not that the decision is someone else's.
@@ -153,6 +150,8 @@ def person_action(
         )  # fmt: skip
     action = parse_action(raw, player)
     state = locked_state(game)
+    if behind:
+        _check_crossing(game, state, player, action, expected_version)
     if not isinstance(action, ANYTIME_ACTIONS) and player not in _waiting_for(state):
         raise ForbiddenError(
             f"it is not your decision now; waiting for {_waiting_text(state)}",
@@ -163,10 +162,83 @@ def person_action(
         seat = _seat_for_newcomer(game, user)
         seats.append(seat)
     _after_own_action(seat, action)
-    return commit_action(
-        game, state, actor=player, action=action, seat=seat, source=ActionLog.Source.PLAYER,
-        user=user, key=key, seats=seats, respond_to=player, back=player,
-    )  # fmt: skip
+    try:
+        return commit_action(
+            game, state, actor=player, action=action, seat=seat, source=ActionLog.Source.PLAYER,
+            user=user, key=key, seats=seats, respond_to=player, back=player,
+        )  # fmt: skip
+    except ApplicationError as exc:
+        if behind and exc.code == "illegal_action":
+            # Legal, maybe, on the state the client saw; not on this one: a real conflict.
+            raise stale(game, expected_version, because=exc.message) from exc
+        raise
+
+
+def stale(game: Game, expected_version: int, because: str = "") -> ConflictError:
+    """409 ``stale_version``: the client acted on a state the game has moved on from."""
+    reason = f" ({because})" if because else ""
+    return ConflictError(
+        f"the game is at version {game.version}, not {expected_version}{reason}: reload and retry",
+        code="stale_version",
+        field="expected_version",
+        extra={"version": game.version},
+    )
+
+
+# --- answers that crossed ---------------------------------------------------------------------
+#
+# When may an action sent against an older version still be applied? Only when nothing since
+# that version bears on it, which the server can tell without the old state in one case: a
+# decision put to several players at once (arranging armies, challenging a declaration,
+# choosing poker cards; ``risk.rules.simultaneous``). Two players answering it in the same
+# moment both answered against the same version, and the second is applied too when
+#
+# 1. it answers such a decision, and the game asks the player that decision now;
+# 2. every action logged since the client's version is another player's answer to the same
+#    decision, or an aside (a defence preference, a draw vote) of anyone's, and there are at most
+#    ``MAX_CROSSED`` of them: then the player has been asked the same thing all along, and the
+#    others' answers do not change what the player is asked;
+# 3. the engine accepts it on the current state (if not, a 409 too, with the engine's reason).
+#
+# Anything else is a real conflict, refused 409 ``stale_version`` as before: a version ahead of
+# the game's, an action of another kind (a turn is one player's, and whatever happened since it
+# was read may bear on it), a turn, a join or a leave in between, the player's own answer in
+# between. All of it runs inside the caller's lock, so the check and the write see one state.
+
+#: The most actions logged since the client's version that an answer may cross: more than a
+#: table's answers and asides in one moment means the client has been away, not racing.
+MAX_CROSSED = 32
+
+
+def _may_cross(game: Game, seat: Seat | None, raw: Any, expected_version: int) -> bool:
+    """Whether the submission may be a crossed answer (checked in full by ``_check_crossing``
+    once it is parsed): from a seated player, against an earlier version, of an answering type."""
+    return (
+        seat is not None
+        and seat.state != Seat.State.LEFT
+        and 0 <= expected_version < game.version
+        and game.version - expected_version <= MAX_CROSSED
+        and isinstance(raw, dict)
+        and raw.get("type") in {answer for answer, _ in simultaneous.ANSWERS.values()}
+    )
+
+
+def _check_crossing(
+    game: Game, state: GameState, player: str, action: Action, expected_version: int
+) -> None:
+    """Refuse 409 unless ``action`` crossed only other players' answers to the same decision
+    (conditions 1 and 2 above; one SELECT of the entries since ``expected_version``)."""
+    kind = simultaneous.simultaneous_answer(state, player, action)
+    if kind is None:
+        raise stale(game, expected_version)
+    since = ActionLog.objects.filter(game=game, sequence__gt=expected_version).values_list(
+        "actor", "action"
+    )
+    for actor, logged in since:
+        if logged.get("type") in simultaneous.ASIDES:
+            continue
+        if actor == player or not simultaneous.leaves_alone(kind, logged):
+            raise stale(game, expected_version)
 
 
 def _is_join(raw: Any) -> bool:
@@ -248,6 +320,7 @@ def commit_action(
     seats: list[Seat] | None = None,
     respond_to: str | None = None,
     back: str | None = None,
+    notes: list[dict[str, Any]] | None = None,
 ) -> Committed:
     """Apply and write one action; the caller holds the game row lock inside ``atomic``.
 
@@ -257,13 +330,15 @@ def commit_action(
     answer (version, sequence, the events as they see them) is stored with the entry, for
     idempotent replays. ``seats``: the game's seats with their users, when the caller has them.
     ``back``: the player who acted for themselves (an overdue deadline of theirs ends).
+    ``notes``: the server's own events written before the engine's (a forced step's note,
+    ``risk.rules.forced``); ``verify_game`` leaves them out of its comparison.
     """
     dice = game_dice(state)
     try:
         after, events, touched = apply_recorded(state, action, dice)
     except IllegalAction as exc:
         raise _refusal(exc, waited_for=actor in _waiting_for(state)) from exc
-    event_dicts = [e.to_dict() for e in events]
+    event_dicts = [*(notes or ()), *(e.to_dict() for e in events)]
     version = game.version + 1
     response = {}
     if respond_to is not None:

@@ -17,7 +17,8 @@ The English is data, so the server (``games.protocol.text``, the mail) and the b
 The template language (the same in both renderers): ``{field}`` (a list joins with ", "),
 ``{field|filter}`` with the filters ``one:A:B`` (A when the value is 1 or a list of one, else B),
 ``placed`` ({territory: armies} as "3 on Peru, ..."), ``flanks`` ([[source, armies], ...] as
-"Peru (3) and ...") and ``plus:N`` or ``plus:other_field`` (a sum); and ``[?cond:then|else]``
+"Peru (3) and ..."), ``station`` (a ship station "Pacific:Peru" as "Peru (Pacific Ocean)") and
+``plus:N`` or ``plus:other_field`` (a sum); and ``[?cond:then|else]``
 (the else part optional) with the conditions ``field`` (set and not empty, 0 or false),
 ``!field``, ``field='text'``, ``field!='text'`` and ``field!=other`` (set and different).
 ``rare`` says why random games do not emit an event, for the test that every entry is emitted.
@@ -25,7 +26,7 @@ The template language (the same in both renderers): ``{field}`` (a list joins wi
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import msgspec
 
@@ -79,7 +80,8 @@ class TurnStarted(Event, tag="turn_started", kw_only=True):
 
 class Arranged(Event, tag="arranged", kw_only=True):
     line = (
-        "{seat} arranges their armies, factory in {factory}[?ship_station:, ship at {ship_station}]"
+        "{seat} arranges their armies, factory in {factory}"
+        "[?ship_station:, ship off {ship_station|station}]"
     )
     summary = "{seat} set up their armies"
     seat: str
@@ -100,6 +102,16 @@ class TurnedIn(Event, tag="turned_in", kw_only=True):
     territory_bonus: dict[str, int] = {}
 
 
+class Forced(Event, tag="forced", kw_only=True):
+    """The server's note before a step it took for a person who had no choice (one legal
+    action with nothing to choose, ``risk.rules.forced``); not an engine event."""
+
+    line = "{player} had only one move ({action}): the server made it"
+    rare = "written by the server's driver, not the engine: a person's forced step"
+    player: str
+    action: str
+
+
 class Placed(Event, tag="placed", kw_only=True):
     line = "{seat} places {armies} on {territory}"
     summary = "{seat} placed {armies} on {territory}"
@@ -109,7 +121,9 @@ class Placed(Event, tag="placed", kw_only=True):
 
 
 class ShipLaunched(Event, tag="ship_launched", kw_only=True):
-    line = "{seat} launches ship {ship} at {station} with {armies} {armies|one:army:armies}"
+    line = (
+        "{seat} launches ship {ship} off {station|station} with {armies} {armies|one:army:armies}"
+    )
     summary = "{seat} launched ship {ship} with {armies} aboard"
     seat: str
     ship: str
@@ -348,7 +362,10 @@ class Cruise(Event, tag="cruise", kw_only=True):
 
 
 class Sailed(Event, tag="sailed", kw_only=True):
-    line = "Ship {ship} sails {distance} to {station} ({moves} {moves|one:move:moves} left)"
+    line = (
+        "Ship {ship} sails {distance} to the station off {station|station} "
+        "({moves} {moves|one:move:moves} left)"
+    )
     ship: str
     station: str
     distance: int
@@ -590,21 +607,25 @@ EVENTS: dict[str, type[Event]] = {
 #: Actions whose story their events (or the battle's one line) tell: the mail digest gives them
 #: no line of their own. Any other action (a new kind, say) gets "<who>: <action type>".
 QUIET_ACTIONS: frozenset[str] = frozenset(
-    {"arrange", "place", "attack", "naval_attack", "roll", "retreat", "move_in", "mobilize",
-     "join_defence", "prize", "end_campaign", "end_turn", "place_factory", "transfer", "turn_in",
-     "place_ship", "leave", "join", "challenge", "answer", "poker", "discard", "cruise", "sail",
-     "embark", "disembark", "end_cruise", "concede", "vote_draw", "prefer"}
+    {"arrange", "place", "deploy", "attack", "naval_attack", "roll", "retreat", "move_in",
+     "mobilize", "join_defence", "prize", "end_campaign", "end_turn", "place_factory", "transfer",
+     "turn_in", "place_ship", "leave", "join", "challenge", "answer", "poker", "discard", "cruise",
+     "sail", "embark", "disembark", "end_cruise", "concede", "vote_draw", "prefer"}
 )  # fmt: skip
 
 _decoder: Any = None
 
 
 def validate(event: dict[str, Any]) -> Event:
-    """The event as its definition; ``msgspec.ValidationError`` names what does not fit."""
+    """The event as its definition; ``msgspec.ValidationError`` names what does not fit.
+
+    Through JSON and one decoder of the tagged union, built once: ``msgspec.convert`` of a
+    dict rebuilt its view of the 66-member union on every call (53 us an event against 0.4 us).
+    """
     global _decoder
     if _decoder is None:
         union: Any = None
         for cls in EVENTS.values():
             union = cls if union is None else union | cls
-        _decoder = union
-    return msgspec.convert(event, type=_decoder, strict=True)
+        _decoder = msgspec.json.Decoder(union, strict=True)
+    return cast(Event, _decoder.decode(msgspec.json.encode(event)))

@@ -56,6 +56,10 @@ class TurnInOptions(_Options, kw_only=True):
 
 
 class PlaceOptions(_Options, kw_only=True):
+    """Open for a ``place`` of one territory, and for a ``deploy`` of several at once
+    (``placements: [[territory, armies], ...]``, each entry within these bounds and all of them
+    within ``max``; the board's draft, committed together, all or nothing)."""
+
     territories: list[str]  # the territory select, and the board's clickable territories
     min: int  # the armies field's minimum
     max: int  # its maximum and default: the armies left to place
@@ -149,6 +153,9 @@ class RollOptions(_Options, kw_only=True):
     max_add: int  # the "add armies" field's maximum (0: no field; a normal attack adds none)
     flank: int  # the index of the flank that rolls next
     dice: list[int]  # the dice counts open in a normal attack (empty in the other modes)
+    #: The attacker's armies fighting now: "roll on until N left" (``until_armies``) makes
+    #: sense for N below it; ``until_decided`` rolls on to the end.
+    armies: int
 
 
 class MoveInOptions(_Options, kw_only=True):
@@ -373,6 +380,10 @@ LegalAction = (
     | LegalAnswer | LegalPoker | LegalJoin | LegalLeave | LegalConcede | LegalVoteDraw
     | LegalPrefer
 )  # fmt: skip
+
+#: Action types with no spec of their own: each is built from another type's options (a
+#: ``deploy`` is a batch of ``place`` entries, open whenever ``place`` is, within its bounds).
+BUILT_FROM: dict[str, str] = {"deploy": "place"}
 
 #: Every legal action type -> its definition.
 LEGAL: dict[str, type[_Legal]] = {

@@ -19,6 +19,8 @@ from games.protocol.events import EVENTS
 
 _SEGMENT = re.compile(r"\[\?([^:\]]*):([^\]]*)\]|\{([^{}]*)\}")
 _CONDITION = re.compile(r"^(!?)(\w+)(?:(!?=)(?:'([^']*)'|(\w+)))?$")
+#: A name that already says what water it is (text.js's oceanName: the same test).
+OCEAN_WORD = re.compile(r"\b(ocean|sea|gulf|bay|strait|channel)s?$", re.IGNORECASE)
 _SHOWS_NOTHING = re.compile(r"\b(undefined|null|NaN|true|false)\b|\[object")
 
 
@@ -44,6 +46,17 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
+def ocean_name(name: str) -> str:
+    """A map's ocean as people read it: "Pacific" -> "Pacific Ocean"; "North Sea" stays."""
+    return name if OCEAN_WORD.search(name) else f"{name} Ocean"
+
+
+def station_place(key: Any) -> str:
+    """A ship station, keyed "<ocean>:<coast>", as "<coast> (<ocean> Ocean)" (text.js's twin)."""
+    ocean, _, coast = str(key).partition(":")
+    return f"{coast} ({ocean_name(ocean)})" if coast else str(key)
+
+
 def _filtered(value: Any, name: str, args: list[str], event: Mapping[str, Any]) -> str:
     if name == "one":
         single = value == 1 if not isinstance(value, list | tuple) else len(value) == 1
@@ -52,6 +65,8 @@ def _filtered(value: Any, name: str, args: list[str], event: Mapping[str, Any]) 
         return ", ".join(f"{_plain(n)} on {t}" for t, n in (value or {}).items())
     if name == "flanks":
         return " and ".join(f"{_plain(s)} ({_plain(n)})" for s, n in value or [])
+    if name == "station":
+        return station_place(value)
     if name == "plus":
         other = int(args[0]) if args[0].isdigit() else event.get(args[0])
         if not isinstance(value, int) or not isinstance(other, int):

@@ -63,6 +63,9 @@ class RoomSummaryOut(serializers.Serializer):
     system = serializers.ChoiceField(choices=Room.System.values)
     rules = serializers.CharField(allow_blank=True)
     edition = serializers.CharField(allow_blank=True)
+    edition_name = serializers.CharField(
+        allow_blank=True, help_text="The edition's name, from its data file; blank: no edition."
+    )
     status = serializers.CharField(help_text="open (sides free), running or finished.")
     public = serializers.BooleanField()
     rated = serializers.BooleanField(help_text="Fixed at creation (2-sided rooms only).")
@@ -137,8 +140,9 @@ class RoomListApi(APIView):
             required=False,
             default="",
             allow_blank=True,
-            max_length=20,
-            help_text="A&A only: classic or revised (default).",
+            max_length=40,
+            help_text="A&A only: the edition, revised (default), classic, 1942-2e, "
+            "global-1940-2e (+ -balanced-mod, -path-to-victory) or anniversary.",
         )
         sides = serializers.ListField(
             child=StrictCharField(max_length=40),

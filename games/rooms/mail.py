@@ -1,6 +1,6 @@
-"""Room mail: everyone is told of disputes, rulings, timeouts and the end; the side to move is
-reminded of its deadline. One message per recipient (Django's email backend), each on one
-connection; a refused address does not stop the others.
+"""Room notices: everyone is told of disputes, rulings, timeouts and the end; the side to move
+is reminded of its deadline. Each goes by the channel its person chose
+(``games.notifications``): one mail per recipient (Django's email backend), or a push.
 
 Recipients of a notice: every side's player and the referee with an address, except the
 entry's author (who knows). A notice carries the entry's block as in the transcript and the
@@ -13,13 +13,16 @@ address (a ruling needs the page's form: its decision and the entry it rules on)
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 from django.conf import settings
-from django.core.mail import EmailMessage, get_connection
+from django.core.mail import EmailMessage
 from django.utils import timezone
 
 from games.mail.core import address as reply_address
 from games.models import Room, RoomEntry, RoomSide
+from games.notifications.dispatch import Notice, deliver
+from games.notifications.kinds import Kind
 from games.rooms import writing
 from games.rooms.core.transcript import LABELS, EntryText, entry_block
 
@@ -40,7 +43,8 @@ def reply_to(side: RoomSide) -> str:
 
 
 def entry_notice(entry_id: int) -> int:
-    """Mail entry ``entry_id`` to everyone in its room but its author; the count sent."""
+    """Tell everyone in entry ``entry_id``'s room but its author of it, by the channel each
+    chose (``games.notifications``: the mail with the entry's block, or a push); the count."""
     entry = RoomEntry.objects.select_related("room__referee").filter(pk=entry_id).first()
     if entry is None:
         return 0
@@ -53,20 +57,28 @@ def entry_notice(entry_id: int) -> int:
     subject = f"[{room.name}] #{entry.number} {LABELS[entry.kind]} by {entry.side}"
     body = "\n".join(block) + f"\n\nThe journal: {room_url(room)}\n"
     sides = {s.user_id: s for s in room.sides.all() if s.user_id is not None}
-    to = sorted(
-        (p for p in people if p.email and p.is_active and p.pk != entry.author_id),
-        key=lambda p: p.email,
-    )
-    return _send([_message(subject, body, p.email, sides.get(p.pk)) for p in to])
+    to = sorted((p for p in people if p.pk != entry.author_id), key=lambda p: p.pk)
+    notices = [
+        Notice(
+            user=person,
+            kind=Kind.ROOM_ENTRY,
+            title=f"{room.name}: {LABELS[entry.kind]}",
+            text=f"#{entry.number} {LABELS[entry.kind]} by {entry.side}.",
+            url=f"/rooms/{room.pk}",
+            tag=f"room-{room.pk}",
+            mail=partial(_message, subject, body, person.email, sides.get(person.pk)),
+        )
+        for person in to
+    ]
+    return sum(done.ok for done in deliver(notices))
 
 
 def turn_reminder(room_id: int, side_id: int) -> int:
-    """Remind the side to move of its deadline (nothing if the turn has moved on)."""
+    """Remind the side to move of its deadline (nothing if the turn has moved on), by the
+    channel its player chose for deadlines."""
     room = Room.objects.filter(pk=room_id, status=Room.Status.RUNNING).first()
     side = RoomSide.objects.select_related("user").filter(pk=side_id, room_id=room_id).first()
     if room is None or side is None or side.position != room.turn_position or side.user is None:
-        return 0
-    if not side.user.email:
         return 0
     due = writing.turn_due(room, side, timezone.now())
     subject = f"[{room.name}] {side.name}: your turn is due {due:%Y-%m-%d %H:%M} UTC"
@@ -75,7 +87,16 @@ def turn_reminder(room_id: int, side_id: int) -> int:
         f"Due {due:%Y-%m-%d %H:%M} UTC; after that a grace period of {room.grace_days} days, "
         f"then the turn is declared timed out.\n\nThe journal: {room_url(room)}\n"
     )
-    return _send([_message(subject, body, side.user.email, side)])
+    notice = Notice(
+        user=side.user,
+        kind=Kind.DEADLINE,
+        title=f"{room.name}: your turn is due",
+        text=f"{side.name}: due {due:%Y-%m-%d %H:%M} UTC.",
+        url=f"/rooms/{room.pk}",
+        tag=f"room-{room.pk}-deadline",
+        mail=partial(_message, subject, body, side.user.email, side),
+    )
+    return sum(done.ok for done in deliver([notice]))
 
 
 def _message(subject: str, body: str, to: str, side: RoomSide | None) -> EmailMessage:
@@ -92,17 +113,3 @@ REPLY_HINT = (
     "'challenge <entry> <text>' disputes an entry, 'end turn' ends your turn, and the other\n"
     "lines make one move note, posted first.\n"
 )
-
-
-def _send(messages: list[EmailMessage]) -> int:
-    sent = 0
-    if not messages:
-        return 0
-    with get_connection() as connection:
-        for message in messages:
-            message.connection = connection
-            try:
-                sent += message.send()
-            except Exception:  # SMTP refusals come in many classes; log, and mail the rest
-                logger.exception("room mail to %s failed", message.to)
-    return sent

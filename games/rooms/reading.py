@@ -7,6 +7,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from combat.axis_allies.editions import available_editions, load_edition
 from games.models import Room, RoomEntry, RoomSide
 from games.rooms import access, writing
 from games.rooms.core.transcript import EntryText, transcript
@@ -35,6 +36,7 @@ def room_summary(room: Room) -> dict[str, Any]:
         "system": room.system,
         "rules": room.rules,
         "edition": room.edition,
+        "edition_name": edition_name(room.edition),
         "status": room.status,
         "public": room.public,
         "rated": room.rated,
@@ -45,6 +47,15 @@ def room_summary(room: Room) -> dict[str, Any]:
         "entries": room.entry_count,
         "created_at": room.created_at,
     }
+
+
+def edition_name(key: str) -> str:
+    """The A&A edition's name as its data file gives it ("Axis & Allies 1942 Second Edition
+    (2012)"), so pages show a name, not the key; "" for a room of another system (no edition)
+    and the key itself should an edition ever leave the data files."""
+    if not key:
+        return ""
+    return load_edition(key).name if key in available_editions() else key
 
 
 def room_detail(room: Room, user: Any) -> dict[str, Any]:

@@ -108,7 +108,9 @@ class RoomPlayOut(serializers.Serializer):
     play = serializers.ChoiceField(choices=["room"])
     system = serializers.ChoiceField(choices=ROOM_SYSTEMS)
     rules = serializers.CharField(allow_blank=True, help_text="A&A only: dice, lowluck or chess.")
-    edition = serializers.CharField(allow_blank=True, help_text="A&A only: classic or revised.")
+    edition = serializers.CharField(
+        allow_blank=True, help_text="A&A only: the edition (revised, 1942-2e, ...)."
+    )
     sides = serializers.ListField(
         child=serializers.CharField(), help_text="The two sides; the first-named plays the first."
     )

@@ -1,21 +1,21 @@
-"""Mail when a round is paired: each player's table, opponents and where to play.
+"""The notice of a paired round: each player's table, opponents and where to play.
 
-One message per player with an address who has not turned off game mail (a bot stand-in's
-player is told too: it is their result). Sent after the pairing's commit by a task; a refused
-address does not stop the others.
+One notice per player (a bot stand-in's player is told too: it is their result), by the
+channel each chose (``games.notifications``): the mail, by default to a player with an address
+who has not turned off "your turn" mail, or a push. Sent after the pairing's commit by a task;
+a refused address does not stop the others.
 """
 
 from __future__ import annotations
 
-import logging
-from typing import Any
+from functools import partial
 
 from django.conf import settings
-from django.core.mail import EmailMessage, get_connection
+from django.core.mail import EmailMessage
 
-from games.models import Profile, TableSeat, Tournament
-
-logger = logging.getLogger(__name__)
+from games.models import TableSeat, Tournament
+from games.notifications.dispatch import Notice, deliver
+from games.notifications.kinds import Kind
 
 
 def tournament_url(tournament: Tournament) -> str:
@@ -36,19 +36,20 @@ def round_paired(tournament_id: int, number: int) -> int:
     for seat in seats:
         at_table.setdefault(seat.table_id, []).append(seat)
     base = settings.SITE_URL.rstrip("/")
-    messages = []
+    notices = []
     for seat in seats:
         user = seat.entrant.user
-        if not user.email or not user.is_active or not _wants_mail(user):
-            continue
         table = seat.table
         others = [s.entrant.user.get_username() for s in at_table[table.pk] if s.pk != seat.pk]
         if table.game_id:
-            where = f"Your game: {base}/games/{table.game_id}"
+            path = f"/games/{table.game_id}"
+            where = f"Your game: {base}{path}"
         elif table.room_id:
             side = tournament.room_sides[seat.position]
-            where = f"You play {side}. Your room: {base}/rooms/{table.room_id}"
+            path = f"/rooms/{table.room_id}"
+            where = f"You play {side}. Your room: {base}{path}"
         else:
+            path = f"/tournaments/{tournament.pk}"
             where = "Nothing to play: " + (
                 "a bye." if not others else "your opponent has left; the game is yours."
             )
@@ -59,24 +60,17 @@ def round_paired(tournament_id: int, number: int) -> int:
             f"Pairings and standings: {tournament_url(tournament)}\n"
         )
         subject = f"[{tournament.name}] Round {number}: table {table.number}"
-        messages.append(EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email]))
-    return _send(messages)
-
-
-def _wants_mail(user: Any) -> bool:
-    profile = Profile.objects.filter(user=user).first()
-    return profile is None or bool(profile.email_your_turn)
-
-
-def _send(messages: list[EmailMessage]) -> int:
-    if not messages:
-        return 0
-    sent = 0
-    with get_connection() as connection:
-        for message in messages:
-            message.connection = connection
-            try:
-                sent += message.send()
-            except Exception:  # SMTP refusals come in many classes; log, and mail the rest
-                logger.exception("tournament mail to %s failed", message.to)
-    return sent
+        notices.append(
+            Notice(
+                user=user,
+                kind=Kind.ROUND_PAIRED,
+                title=f"{tournament.name}: round {number} is paired",
+                text=f"Table {table.number}: you against {against}.",
+                url=path,
+                tag=f"tournament-{tournament.pk}",
+                mail=partial(
+                    EmailMessage, subject, body, settings.DEFAULT_FROM_EMAIL, [user.email]
+                ),
+            )
+        )
+    return sum(done.ok for done in deliver(notices))

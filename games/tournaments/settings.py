@@ -30,6 +30,8 @@ from games.rooms.setup import MAX_DAYS_PER_TURN, RULES
 
 MAX_ENTRANTS = 256
 MAX_ROUNDS = 30
+#: A tables event's rounds when the staff leave them empty.
+TABLE_ROUNDS = 3
 #: The fewest and most players at a multiplayer table (a Fast Risk game seats 3 to 6 here).
 TABLE_SIZES = (3, 6)
 #: The most points a place may score at a table.
@@ -61,8 +63,8 @@ class Setting:
     pairs: the API states the values, the form shows the labels. ``offered`` marks choices the
     form offers while the API takes any short text and the service refuses an unknown one (its
     refusal lists what it allows). ``null`` says that an empty value means something (untimed,
-    the format's own number). ``suggested`` is what the form fills in where the default is
-    empty.
+    the format's own number). A default is one the service takes for every format: the form
+    fills in the defaults, and the defaults alone make a tournament of any format.
     """
 
     kind: Kind
@@ -75,7 +77,6 @@ class Setting:
     offered: bool = False
     null: bool = False
     play: str | None = None
-    suggested: Any = None
 
     @property
     def values(self) -> list[str]:
@@ -231,10 +232,10 @@ class TournamentSettings:
             kind=Kind.CHOICE,
             play=ROOM,
             offered=True,
-            max_length=20,
+            max_length=40,
             label="A&A edition",
             choices=(("", "(A&A only) revised"), *((e, e) for e in sorted(available_editions()))),
-            help="Rooms, A&A only: classic or revised (default).",
+            help="Rooms, A&A only: the edition (revised by default; /api/combat/aa/editions).",
         ),
     )
     room_sides: list[str] | None = field(
@@ -299,7 +300,6 @@ class TournamentSettings:
             low=2,
             high=MAX_ENTRANTS,
             null=True,
-            suggested=64,
             label="Most entrants (empty: the format's largest field)",
             help="Default and most: the format's largest field (round robin 24, Swiss 64, "
             "knockout 256, tables 120; games.competition.formats.MAX_FIELD).",
@@ -312,10 +312,10 @@ class TournamentSettings:
             low=1,
             high=MAX_ROUNDS,
             null=True,
-            label="Rounds (Swiss and tables; Swiss empty: log2 of the field; others: from the "
-            "field)",
-            help="Swiss (optional) and tables (required); round robin and knockout: null, "
-            "their rounds follow from the field.",
+            label=f"Rounds (Swiss and tables; empty: Swiss log2 of the field, tables "
+            f"{TABLE_ROUNDS}; round robin and knockout: from the field)",
+            help=f"Swiss and tables (optional: Swiss ceil(log2 n), tables {TABLE_ROUNDS}); "
+            "round robin and knockout: null, their rounds follow from the field.",
         ),
     )
     table_min: int = field(

@@ -38,7 +38,7 @@ from games.ratings.rate import GLICKO_START, game_kind_for_seats
 from games.rooms import setup as room_setup
 from games.tournaments import access, pairing, results
 from games.tournaments.log import logged
-from games.tournaments.settings import SETTINGS, TournamentSettings, limits
+from games.tournaments.settings import SETTINGS, TABLE_ROUNDS, TournamentSettings, limits
 from games.web.exceptions import ApplicationError, ConflictError, NotFoundError
 from risk.rules import Options
 
@@ -101,7 +101,10 @@ def tournament_create(*, actor: Any, settings: TournamentSettings) -> Tournament
         tables = (s.table_min, s.table_max) if format == Tournament.Format.TABLES else (2, 2)
         for field, seats in zip(("table_min", "table_max"), tables, strict=True):
             lobby.check_seats(Options.from_dict(fields["options"]), seats, field=field)
-    _check_rounds(format, s.rounds, s.late_entry_rounds)
+    rounds = s.rounds
+    if format == Tournament.Format.TABLES and rounds is None:
+        rounds = TABLE_ROUNDS
+    _check_rounds(format, rounds, s.late_entry_rounds)
     points = _checked_points(s.place_points, s.table_max)
     registration_opens, registration_closes = s.registration_opens, s.registration_closes
     if registration_opens and registration_closes and registration_closes <= registration_opens:
@@ -114,7 +117,7 @@ def tournament_create(*, actor: Any, settings: TournamentSettings) -> Tournament
                 description=str(s.description)[: SETTINGS["description"].max_length],
                 rated=bool(s.rated), registration_opens=registration_opens,
                 registration_closes=registration_closes, min_entrants=min_entrants,
-                max_entrants=max_entrants, rounds=s.rounds, table_min=s.table_min,
+                max_entrants=max_entrants, rounds=rounds, table_min=s.table_min,
                 table_max=s.table_max, place_points=points,
                 late_entry_rounds=s.late_entry_rounds, auto_pair=bool(s.auto_pair),
                 **fields,
@@ -154,8 +157,6 @@ def _check_rounds(fmt: str, rounds: int | None, late: int) -> None:
             raise ApplicationError(f"a {fmt} event's field is fixed at the start",
                                    field="late_entry_rounds")  # fmt: skip
         return
-    if fmt == Tournament.Format.TABLES and rounds is None:
-        raise ApplicationError("a tables event needs its number of rounds", field="rounds")
     fewest, most = limits("rounds")
     if rounds is not None and not (isinstance(rounds, int) and fewest <= rounds <= most):
         raise ApplicationError(f"{fewest}-{most} rounds", field="rounds")

@@ -50,6 +50,15 @@ class StrictIntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+class StrictChoiceField(serializers.ChoiceField):
+    """A JSON string that is one of the choices, not a number that reads as one."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            self.fail("invalid_choice", input=data)
+        return super().to_internal_value(data)
+
+
 class ClosedSerializer(serializers.Serializer):
     """Refuses fields it does not know, naming the first one and listing the known ones."""
 

@@ -5,7 +5,8 @@ limit, an unexpected exception (500). Under ``/api/`` those answers are JSON in 
 ``games.web.exceptions.error_body`` like every other API error, and a 500 carries an error id that
 the server's log line carries too, so a user's report can be matched to its traceback.
 
-- ``handler400`` / ``handler404`` / ``handler500``: JSON under ``/api/``, Django's pages elsewhere.
+- ``handler400`` / ``handler404`` / ``handler500``: JSON under ``/api/``; elsewhere the site's
+  pages (``404.html`` and ``500.html``, on the site's base template) or Django's (400).
 - ``ErrorIdMiddleware``: logs each unhandled exception once, with a fresh id, and keeps the id
   on the request for ``handler500``.
 - ``BodyLimit``: an ASGI wrapper that refuses a request body over ``MAX_REQUEST_BODY`` bytes with
@@ -28,6 +29,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template import TemplateDoesNotExist, loader
 from django.views import defaults
 
 from games.web.exceptions import BODY, error_body
@@ -69,13 +71,23 @@ def handler400(request: HttpRequest, exception: Exception | None = None) -> Http
 def handler500(request: HttpRequest) -> HttpResponse:
     error_id = getattr(request, "error_id", None)
     if not _is_api(request.path):
-        return defaults.server_error(request)
+        return _server_error_page(error_id)
     body = error_body(
         "server_error", None,
         "the server failed on this request; quote the error id when you report it",
         error_id=error_id,
     )  # fmt: skip
     return JsonResponse(body, status=500)
+
+
+def _server_error_page(error_id: str | None) -> HttpResponse:
+    """The site's 500 page (``500.html``) with the error id to quote. Rendered without the
+    request, as Django's own 500 view does: its context processors may be what failed."""
+    try:
+        template = loader.get_template("500.html")
+    except TemplateDoesNotExist:
+        return defaults.server_error(HttpRequest())
+    return HttpResponse(template.render({"error_id": error_id}), status=500)
 
 
 class ErrorIdMiddleware:

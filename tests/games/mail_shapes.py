@@ -57,8 +57,9 @@ def many_parts(to: str, count: int = 8000) -> bytes:
 
 
 def deep_comment(to: str, depth: int = 5000) -> bytes:
-    """A From whose display name opens ``depth`` comments: within every size limit (5 KB), and
-    the email package's header parser recurses once per parenthesis (a ``RecursionError``)."""
+    """A From whose display name opens ``depth`` comments: within every size limit (5 KB); the
+    email package's header parser recurses once per parenthesis (a ``RecursionError``), so
+    ``limits.MAX_COMMENT_DEPTH`` refuses it before parsing."""
     mail = head(to, f"comment-{depth}").replace(b"From: " + SENDER, b"From: " + b"(" * depth)
     return mail + b"\r\nend\r\n"
 

@@ -156,7 +156,7 @@ class Daphne(Process):
     def http(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def wait_ready(self, timeout: float = 30) -> None:
+    def wait_ready(self, timeout: float = 90) -> None:
         deadline = time.monotonic() + timeout
         last: OSError | None = None
         while time.monotonic() < deadline:

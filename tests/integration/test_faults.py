@@ -47,6 +47,7 @@ from rest_framework.authtoken.models import Token
 from games.models import ActionLog, Game, GameSnapshot
 from games.play.reads import fetch
 from risk.rules.bots import RandomBot, decide
+from risk.rules.sampler import NoAction
 from tests.integration.processes import (
     APPLICATION_NAME,
     Daphne,
@@ -161,13 +162,26 @@ def alice_moves(stack: Stack, detail: dict[str, Any], attempt: int) -> bool:
     if version != detail["version"]:
         return False
     rng = random.Random(f"{stack.game_id}:{version}:{attempt}")
-    action = decide(RandomBot(rng), fetch.game_state(game), "alice")
+    try:
+        action = decide(RandomBot(rng), fetch.game_state(game), "alice")
+    except NoAction:
+        # The game moved on between the two reads (the server took a forced step of hers, or
+        # a bot's move landed): nothing of hers is pending in the newer state.
+        return False
     status, body = stack.web.request(
         "POST", f"/api/games/{stack.game_id}/actions",
         {"action": action.to_dict(), "expected_version": version}, stack.token,
     )  # fmt: skip
     if status == 200:
-        assert body["version"] == version + 1, body
+        # Her entry is at the answer's version: the next one, or later when her answer crossed
+        # other players' answers to the same simultaneous decision (a bot's poker choice landed
+        # after she read the game; games/play/write.py, "answers that crossed").
+        assert body["version"] > version, body
+        mine = ActionLog.objects.get(game_id=stack.game_id, sequence=body["version"])
+        assert mine.actor == "alice", body
+        between = ActionLog.objects.filter(game_id=stack.game_id, sequence__gt=version,
+                                           sequence__lt=body["version"])  # fmt: skip
+        assert "alice" not in {entry.actor for entry in between}, body
         return True
     assert status in (400, 409), body  # a refused pick or a stale version, never a 5xx
     return False

@@ -27,6 +27,7 @@ from games.play.reads import fetch, lists, shown
 from games.web.exceptions import ApplicationError, ErrorSerializer
 from games.web.requests import ERRORS, after_param, query_choice, query_count, valid
 from games.web.strict import (
+    ClosedSerializer,
     DocumentedDictField,
     StrictBooleanField,
     StrictCharField,
@@ -261,19 +262,43 @@ class LeaveApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class BotsApi(APIView):
+class CancelApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        summary="Fill every empty seat with a bot (creator only)",
+        summary="Cancel a game before it starts (creator only): the game is deleted",
+        operation_id="games_cancel",
+        parameters=[GAME_ID],
+        description="403 not_creator (its message names the creator); 409 not_open. " + NOT_FOUND,
+        request=None,
+        responses={204: None, **ERRORS},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        lobby.game_cancel(game_id=game_id, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class BotsApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    class BotsInput(ClosedSerializer):
+        ai_level = serializers.ChoiceField(
+            choices=list(AI_LEVELS), required=False,
+            help_text="The bots' strength, set for the whole game (its bots, allied armies and "
+            "timed-out players); left out: the game's level stays.",
+        )  # fmt: skip
+
+    @extend_schema(
+        summary="Fill every empty seat with a bot (creator only), at an AI level if given",
         operation_id="games_bots",
         parameters=[GAME_ID],
-        description="403 not_creator; 409 not_open. " + NOT_FOUND,
-        request=None,
+        description="400 invalid naming ai_level; 403 not_creator; 409 not_open. " + NOT_FOUND,
+        request=BotsInput,
         responses={200: GameDetailOut, **ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
-        lobby.game_fill_with_bots(game_id=game_id, user=request.user)
+        data = valid(self.BotsInput, request)
+        lobby.game_fill_with_bots(game_id=game_id, user=request.user, ai_level=data.get("ai_level"))
         return Response(shown.game_detail(fetch.game_for(game_id, request.user), request.user))
 
 

@@ -8,6 +8,7 @@ private ones they sit in or created), so no filter shows a private game the plai
 - ``waiting_on``: running games where a pending decision is the caller's, as the engine says
   (``pending_decisions``: its ``player`` is whoever acts, so a person playing an allied army they
   took over counts for that army's decisions too).
+- ``played_by``: games where a named player holds or held a seat (their profile page's list).
 - ``joinable``: running public games where the engine would offer the caller a ``join`` (a live
   allied army not in play right now, RULES.md J1), with the armies it would offer. A private
   game needs its invite to be joined, and the lobby shows no invites, so none is listed.
@@ -46,6 +47,14 @@ def mine(games: QuerySet[Game], user: Any) -> QuerySet[Game]:
     if not access.signed_in(user):
         return games.none()
     return games.filter(_seated(user))
+
+
+def played_by(games: QuerySet[Game], username: str) -> QuerySet[Game]:
+    """The games of ``games`` where the person ``username`` holds or held a seat (one they left
+    included: they played it), the newest first."""
+    return games.filter(
+        Exists(Seat.objects.filter(game=OuterRef("pk"), user__username=username))
+    ).order_by("-created_at", "-pk")
 
 
 def waiting_on(games: QuerySet[Game], user: Any) -> list[Game]:

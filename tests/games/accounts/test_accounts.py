@@ -41,7 +41,7 @@ NOT_SIGNED_IN = {
 }
 
 
-def profile_body(username: str, email: str = "", display_name: str = "", **flags: bool) -> dict:
+def profile_body(username: str, email: str = "", display_name: str = "", **flags: Any) -> dict:
     return {
         "username": username,
         "email": email,
@@ -49,6 +49,8 @@ def profile_body(username: str, email: str = "", display_name: str = "", **flags
         "email_your_turn": flags.get("email_your_turn", True),
         "email_reminder": flags.get("email_reminder", True),
         "email_game_over": flags.get("email_game_over", True),
+        "roll_until": flags.get("roll_until", "decided"),
+        "roll_until_armies": flags.get("roll_until_armies", 3),
     }
 
 
@@ -537,10 +539,31 @@ def test_an_unknown_profile_field_is_refused_naming_the_accepted_ones(client, bo
             "email_your_turn",
             "email_reminder",
             "email_game_over",
+            "roll_until",
+            "roll_until_armies",
         ],
     }
     assert User.objects.filter(username="bob").exists()
     assert Profile.objects.get(user=bob).display_name == ""
+
+
+def test_the_roll_preference_is_remembered_and_checked(client, alice):
+    """How far the battle form's Roll rolls on is the player's own standing choice."""
+    client.force_login(alice)
+    assert client.get(ME).json()["roll_until"] == "decided"  # rolling on is the default
+
+    changed = client.patch(ME, {"roll_until": "armies", "roll_until_armies": 4}, format="json")
+
+    assert changed.status_code == 200
+    body = profile_body("alice", "alice@example.org", roll_until="armies", roll_until_armies=4)
+    assert client.get(ME).json() == body
+    for body, field in (({"roll_until": "always"}, "roll_until"),
+                        ({"roll_until": 1}, "roll_until"),
+                        ({"roll_until_armies": 0}, "roll_until_armies"),
+                        ({"roll_until_armies": "3"}, "roll_until_armies")):  # fmt: skip
+        refused = client.patch(ME, body, format="json")
+        assert (refused.status_code, refused.json()["field"]) == (400, field), body
+    assert Profile.objects.get(user=alice).roll_until_armies == 4
 
 
 def test_an_invalid_email_address_is_refused(client, carol):

@@ -41,6 +41,7 @@ BUDGET = 0.2
 SECRET = "postmark:s3cret-webhook-password"
 NESTED = "the mail's MIME parts are nested more than 10 deep"
 TOO_LARGE = "the mail is larger than 256 KB"
+COMMENTS = "the mail's From header nests comments '(...)' more than 10 deep"
 
 
 @pytest.fixture
@@ -80,6 +81,8 @@ TO = "moves+1.0.1.0123456789abcdef0123@warboard.example.org"
             lambda: many_parts(TO, count=201),
             "the mail has 202 lines beginning '--' (MIME parts begin so); at most 200",
         ),
+        (lambda: deep_comment(TO), COMMENTS),
+        (lambda: deep_comment(TO, depth=11), COMMENTS),
     ],
 )
 def test_each_limit_is_refused_by_name_in_milliseconds(shape, reason):
@@ -94,6 +97,15 @@ def test_ordinary_replies_are_within_every_limit():
         assert limits.refusal(eml(name, reply_to=TO, move1="end", move2="end")) is None
     assert limits.refusal(nested(TO, depth=10)) is None  # ten deep is allowed
     assert limits.nesting(nested(TO, depth=7)) == 7
+    assert limits.refusal(deep_comment(TO, depth=10)) is None  # ten deep is allowed
+
+
+def test_comment_depth_reads_quotes_and_escapes_as_rfc_5322_does():
+    assert limits.comment_depth(b"Bob (work (London)) <bob@example.org>") == 2
+    assert limits.comment_depth(b'"((((((((((((" <bob@example.org>') == 0  # in a quoted string
+    assert limits.comment_depth(b"a \\( (b)") == 1  # an escaped '(' opens nothing
+    assert limits.comment_depth(b"a \\\\( (b)") == 2  # an escaped backslash, then a real '('
+    assert limits.comment_depth(b"(a) (b) (c)") == 1
 
 
 def test_the_head_of_an_unread_mail_is_found_without_a_parser():
@@ -154,18 +166,23 @@ def test_each_bad_mail_is_parked_with_its_reason_in_a_fraction_of_a_second(game)
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_mail_whose_processing_fails_is_parked_and_logged(game, caplog):
-    raw = deep_comment(notify.reply_to(seat_of(game, "alice")))
-    assert limits.refusal(raw) is None  # within every limit: it fails inside the parser
+def test_a_mail_whose_processing_fails_is_parked_and_logged(game, caplog, monkeypatch):
+    """A bug of ours (here: the reader raising) parks the mail; the others go on."""
+    raw = eml("gmail_reply.eml", reply_to=notify.reply_to(seat_of(game, "alice")),
+              move1="end", move2="end")  # fmt: skip
+    assert limits.refusal(raw) is None
 
+    def broken(_raw: bytes) -> None:
+        raise KeyError("a bug of ours")
+
+    monkeypatch.setattr(reading, "read_mail", broken)
     result = receive_mail(raw)
 
     assert result.outcome == "parked"
-    assert result.refusal.startswith("processing failed (RecursionError: ")
+    assert result.refusal == "processing failed (KeyError: 'a bug of ours')"
     row = InboundMail.objects.get()
-    assert (row.message_id, row.outcome, row.reason) == (
-        "<comment-5000@mail.example.org>", "parked", result.refusal
-    )  # fmt: skip
+    assert (row.outcome, row.reason) == ("parked", result.refusal)
+    assert row.message_id == limits.head_of(raw).message_id
     assert any(r.levelname == "ERROR" and r.exc_info for r in caplog.records)
 
 
@@ -193,7 +210,7 @@ def test_fetch_mail_parks_the_bad_mails_and_reads_the_good_one_after_them(game, 
         f"parked ({TOO_LARGE})",
         f"parked ({TOO_LARGE})",
     ]
-    assert lines[3].split(": ", 1)[1].startswith("parked (processing failed (RecursionError: ")
+    assert lines[3].split(": ", 1)[1] == f"parked ({COMMENTS})"
     assert lines[4].endswith(": applied, applied 1") and lines[5] == "5 mail(s) processed"
     assert player_actions(game, version) == [parse_action(state, "alice", move).to_dict()]
     assert list((path / "new").iterdir()) == []
@@ -269,8 +286,7 @@ def test_the_webhook_answers_200_with_the_parked_mail_never_a_500(game, client, 
     response = postmark(client, deep_comment(to))
     assert response.status_code == 200
     (parked,) = response.json()["mails"]
-    assert parked["outcome"] == "parked"
-    assert parked["reason"].startswith("processing failed (RecursionError")
+    assert parked == {"outcome": "parked", "reason": COMMENTS}
     assert InboundMail.objects.filter(outcome="parked").count() == 3
     assert player_actions(game, version) == []
     # alice is a registered user: she is told why each of her unread mails was not read.

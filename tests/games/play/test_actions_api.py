@@ -214,6 +214,77 @@ def test_a_stale_version_is_refused_with_the_current_one(game, alice):
     assert body["version"] == game.version
 
 
+def arrangement(game: Game, player: str) -> dict[str, Any]:
+    """A legal set-up of ``player``'s armies, as a client sends it (no ``player``)."""
+    state = fetch.game_state(game)
+    action = sample_action(state, player, random.Random(f"arrange-{player}")).to_dict()
+    assert action.pop("type") == "arrange" and action.pop("player") == player
+    return {"type": "arrange", **action}
+
+
+def arranged(game: Game) -> set[str]:
+    return {s.id for s in fetch.game_state(game).seats if s.set_up}
+
+
+def test_two_players_arranging_against_the_same_version_are_both_applied(setting_up, alice,
+                                                                         bob):  # fmt: skip
+    """Both arrange at once: each client read version v. bob's answer commits after alice's,
+    against v, and is applied too (it crossed only her answer to the same decision)."""
+    game = setting_up
+    version = game.version
+    alice_arranges, bob_arranges = arrangement(game, "alice"), arrangement(game, "bob")
+
+    first = submit(alice, game, alice_arranges, version=version)
+    second = submit(bob, game, bob_arranges, version=version)
+
+    assert (first.status_code, second.status_code) == (200, 200), second.json()
+    assert (first.json()["version"], second.json()["version"]) == (version + 1, version + 2)
+    game.refresh_from_db()
+    assert {"alice", "bob"} <= arranged(game)
+    assert [e.actor for e in ActionLog.objects.filter(game=game, sequence__gt=version)][:2] == [
+        "alice", "bob"]  # fmt: skip
+
+
+def test_a_crossed_answer_the_current_state_refuses_is_a_conflict(setting_up, alice, bob):
+    """Crossing is judged on the state now: an arrangement the engine refuses there is a 409
+    naming the engine's reason (the client is to reload), not applied on the old reading."""
+    game = setting_up
+    version = game.version
+    assert submit(alice, game, arrangement(game, "alice"), version=version).status_code == 200
+    wrong = arrangement(game, "bob")
+    wrong["arrangement"] = [[name, 1] for name, _ in wrong["arrangement"]]  # too few armies
+
+    body = refusal(submit(bob, game, wrong, version=version), 409)
+
+    assert (body["error"], body["field"], body["version"]) == (
+        "stale_version", "expected_version", version + 1)  # fmt: skip
+    assert "bob" not in arranged(game)
+
+
+def test_answering_twice_against_the_same_version_is_a_conflict(setting_up, alice):
+    """alice's own answer since her version: she is no longer asked, so it is a real conflict
+    (409, not 'not your decision'), and nothing is applied twice."""
+    game = setting_up
+    version = game.version
+    assert submit(alice, game, arrangement(game, "alice"), version=version).status_code == 200
+
+    body = refusal(submit(alice, game, arrangement(game, "alice"), version=version), 409)
+
+    assert body["error"] == "stale_version"
+    assert ActionLog.objects.filter(game=game, actor="alice").count() == 1
+
+
+def test_a_turns_action_against_an_older_version_is_a_conflict_though_still_legal(game, alice):
+    """A turn is one player's: a placement against the version before alice's own placement is
+    refused, though placing is still legal (it might have been sent twice)."""
+    version = game.version
+    assert submit(alice, game, place(game, "alice"), version=version).status_code == 200
+
+    body = refusal(submit(alice, game, place(game, "alice"), version=version), 409)
+
+    assert (body["error"], body["version"]) == ("stale_version", version + 1)
+
+
 def test_an_action_before_the_start_is_refused(alice, bob):
     game = lobby.game_create(creator=alice, seats=2)
     lobby.game_join(game_id=game.pk, user=bob)
@@ -373,3 +444,35 @@ def test_the_fourth_action_in_a_minute_is_throttled(game, alice, bob, three_acti
     assert refusal(answers[3], 429)["error"] == "throttled"
     assert "Retry-After" in answers[3].headers
     assert bobs.status_code == 409  # counted per user: bob still has his three
+
+
+# --- A batch of placements -------------------------------------------------------------------
+
+
+def test_a_batch_of_placements_is_one_action_and_a_bad_entry_refuses_all_of_it(game, alice):
+    """The board's draft of a reinforcement is one ``deploy``: one version, one log entry, one
+    ``placed`` event per entry; one entry the rules refuse refuses the batch, naming it, and
+    nothing of it is written."""
+    state = fetch.game_state(game)
+    mine = sorted(state.owned("alice"))[:2]
+    left = state.turn.to_place
+    before = snapshot(game)
+    bad = [[mine[0], 1], [territory_of(game, "bob"), 1]]
+
+    body = refusal(submit(alice, game, {"type": "deploy", "placements": bad}), 400)
+
+    assert (body["error"], body["field"], body["rule"]) == (
+        "illegal_action", "action.placements[1]", "not-yours"
+    )  # fmt: skip
+    assert body["message"].startswith(f"placement 2 (1 on {bad[1][0]})")
+    assert snapshot(game) == before
+    good = [[mine[0], left - 1], [mine[1], 1]]
+    response = submit(alice, game, {"type": "deploy", "placements": good})
+    assert response.status_code == 200, response.json()
+    placed = [(e["territory"], e["armies"]) for e in response.json()["events"]
+              if e["type"] == "placed"]  # fmt: skip
+    assert placed == [(mine[0], left - 1), (mine[1], 1)]
+    after = fetch.game_state(game)
+    assert after.turn.to_place == 0
+    assert after.territories[mine[0]].armies == state.territories[mine[0]].armies + left - 1
+    assert response.json()["version"] == before[2] + 1

@@ -136,17 +136,17 @@ def test_ai_options_out_of_range_are_refused_naming_them(alice, options, field):
 
 
 @pytest.mark.slow
-def test_the_ai_plays_a_game_to_its_end_at_each_level(alice, bob):
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_the_ai_plays_a_game_to_its_end_at_each_level(alice, bob, level):
     """alice hands her seat to the AI at once: the bots play the whole game (3 rounds)."""
     from games.models import Seat
     from games.play import operations
 
-    for level in ("easy", "normal", "hard"):
-        game = bots_game(alice, ai_level=level)
-        operations.seat_replace_with_bot(game, Seat.objects.get(game=game, player="alice"))
-        game.refresh_from_db()
-        assert game.status == Game.Status.FINISHED, level
-        assert game.result["winner"]
+    game = bots_game(alice, ai_level=level)
+    operations.seat_replace_with_bot(game, Seat.objects.get(game=game, player="alice"))
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.result["winner"]
 
 
 # --- hints ---------------------------------------------------------------------------------------

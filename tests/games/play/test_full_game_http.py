@@ -181,9 +181,14 @@ def test_four_bot_clients_play_a_game_to_its_end_through_the_http_api(
     actors = Counter(log.values_list("actor", "source"))
     for actor, source in actors:
         if actor in clients:
-            assert source == ActionLog.Source.PLAYER, actor
+            # A person's step is their own, or one the server took because it left them no
+            # choice (risk/RULES.md F1): that entry opens with the server's "forced" note.
+            assert source in (ActionLog.Source.PLAYER, ActionLog.Source.SERVER), actor
         else:
             assert actor.startswith(AI_PREFIX) and source == ActionLog.Source.BOT, actor
+    for entry in log.filter(source=ActionLog.Source.SERVER, actor__in=list(clients)):
+        assert entry.events[0] == {"type": "forced", "player": entry.actor,
+                                   "action": entry.action["type"]}, entry.sequence  # fmt: skip
     # Random play rarely asks an allied army anything (a wild card cut when it is attacked, a
     # poker challenge); this seed was picked because it does, so the server's AI is exercised.
     assert any(actor.startswith(AI_PREFIX) for actor, _ in actors)

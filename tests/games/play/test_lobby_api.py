@@ -414,6 +414,31 @@ def test_the_creator_leaving_cancels_the_game(alice, bob):
     assert not Game.objects.filter(pk=game["id"]).exists()
 
 
+def test_the_creator_cancels_an_open_game_and_nobody_else_may(alice, bob):
+    game = create(alice)
+    post(bob, url(game["id"], "join"))
+
+    refused = refusal(post(bob, url(game["id"], "cancel")), 403)
+    assert (refused["error"], refused["field"]) == ("not_creator", None)
+    assert refused["message"] == (
+        "only the game's creator (alice) may cancel it; leave it instead to give up your seat"
+    )
+    assert Game.objects.filter(pk=game["id"]).exists()
+
+    assert post(alice, url(game["id"], "cancel")).status_code == 204
+    assert not Game.objects.filter(pk=game["id"]).exists()
+    assert refusal(client_for(bob).get(url(game["id"])), 404)["error"] == "not_found"
+
+
+def test_a_started_game_cannot_be_cancelled(alice):
+    game = create(alice, seats=2)
+    post(alice, url(game["id"], "bots"))
+    post(alice, url(game["id"], "start"))
+
+    assert refusal(post(alice, url(game["id"], "cancel")), 409)["error"] == "not_open"
+    assert Game.objects.get(pk=game["id"]).status == Game.Status.RUNNING
+
+
 def test_an_unknown_game_is_not_found(alice):
     assert refusal(post(alice, url(999, "join")), 404)["error"] == "not_found"
     assert refusal(client_for(alice).get(url(999)), 404)["field"] == "id"
@@ -422,7 +447,7 @@ def test_an_unknown_game_is_not_found(alice):
 def test_lobby_steps_need_a_signed_in_user(alice):
     game = create(alice)
 
-    for step in ("join", "leave", "bots", "start"):
+    for step in ("join", "leave", "bots", "start", "cancel"):
         response = APIClient().post(url(game["id"], step), {}, format="json")
         assert response.status_code in (401, 403), step
         assert response.json()["error"] == "not_authenticated", step
@@ -444,6 +469,27 @@ def test_only_the_creator_fills_empty_seats_with_bots(alice, bob):
     assert [(s["player"], s["bot"]) for s in seats] == [
         ("alice", False), ("bob", False), ("bot:3", True), ("bot:4", True),
     ]  # fmt: skip
+
+
+def test_the_bots_are_added_at_the_ai_level_picked(alice):
+    game = create(alice, seats=3, ai_level="hard")
+
+    filled = post(alice, url(game["id"], "bots"), {"ai_level": "easy"})
+
+    assert filled.status_code == 200
+    assert filled.json()["ai_level"] == "easy"
+    assert Game.objects.get(pk=game["id"]).ai_level == "easy"
+
+
+def test_an_unknown_ai_level_for_the_bots_is_refused_naming_it(alice):
+    game = create(alice, seats=3)
+
+    body = refusal(post(alice, url(game["id"], "bots"), {"ai_level": "godlike"}), 400)
+    unknown = refusal(post(alice, url(game["id"], "bots"), {"level": "easy"}), 400)
+
+    assert (body["field"], body["message"]) == ("ai_level", '"godlike" is not a valid choice.')
+    assert (unknown["error"], unknown["field"]) == ("unknown_field", "level")
+    assert Game.objects.get(pk=game["id"]).seats.count() == 1  # no bot was added
 
 
 def test_a_game_with_empty_seats_cannot_start(alice, bob):

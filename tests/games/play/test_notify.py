@@ -309,3 +309,12 @@ def test_closing_the_last_socket_marks_everything_seen(alice, bob, commits):
     Seat.objects.filter(pk=seat.pk).update(last_seen_sequence=9)  # never moved back
     notify.seen_everything(game.pk, alice.pk)
     assert Seat.objects.get(pk=seat.pk).last_seen_sequence == 9
+
+
+def test_leaving_a_game_not_yet_started_marks_nothing(alice, bob):
+    """A game in the lobby has no state row yet, so no version to have seen: closing its page
+    leaves the seats as they were (it once wrote NULL into the seat and raised IntegrityError)."""
+    game = new_game(alice, others=[bob])
+    assert not GameSnapshot.objects.filter(pk=game.pk).exists()
+    assert notify.seen_everything(game.pk, alice.pk) == 0
+    assert Seat.objects.get(game=game, player="alice").last_seen_sequence == 0

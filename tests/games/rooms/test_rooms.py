@@ -252,6 +252,38 @@ def test_a_battle_needs_notation_or_arguments_and_names_the_word_at_fault(wif, a
     assert wif.entries.count() == 4  # nothing written
 
 
+@pytest.mark.parametrize(
+    ("edition", "line", "attacker"),
+    [
+        ("1942-2e", "2 inf 1 cru vs 3 inf 1 aaa amphibious", None),
+        ("global-1940-2e", "2 mech 1 tac vs 3 inf 1 aaa",
+         {"mech_infantry": 2, "tactical_bomber": 1}),
+        ("global-1940-2e-path-to-victory", "2 mech 1 art vs 3 inf", None),
+        ("anniversary", "3 inf 1 art vs 2 inf", None),
+    ],
+)  # fmt: skip
+def test_an_aa_room_of_each_new_edition_resolves_its_units(alice, bob, carol, edition, line,
+                                                          attacker):  # fmt: skip
+    """The room keeps its edition (the longest key, 30 characters, fits the column) and rolls
+    its battles in it; a unit the edition lacks is refused by name, nothing written."""
+    room = seated(carol, alice, bob, name="1942", system="axis_allies", edition=edition,
+                  sides=["Germany", "Soviet Union"])  # fmt: skip
+    room.refresh_from_db()
+    assert room.edition == edition
+    request, result = battle(room, alice, line)
+    assert result.data["result"]["edition"] == edition
+    assert request.data["notation"].startswith(f"a&a {edition} ")
+    if attacker:
+        assert request.data["arguments"]["attacker"] == attacker
+    written = room.entries.count()
+    with pytest.raises(ApplicationError) as refused:
+        battle(room, alice, "1 mar vs 1 inf" if edition != "anniversary" else "1 mech vs 1 inf")
+    assert refused.value.field == "notation"
+    lacking = "marine" if edition != "anniversary" else "mech_infantry"
+    assert f"{edition.capitalize()} has no {lacking}" in refused.value.message
+    assert room.entries.count() == written
+
+
 def test_json_arguments_cannot_pick_other_rules_than_the_room(room, alice):
     """A Low Luck room would refuse a dice line; the same battle in JSON is refused too."""
     lowluck = setup.room_create(

@@ -55,6 +55,7 @@ def test_create_join_and_read_a_room(alice, bob):
     body = created.json()
     assert (body["status"], body["rules"], body["edition"], body["referee"]) == (
         "open", "lowluck", "revised", "alice")  # fmt: skip
+    assert body["edition_name"] == "Axis & Allies Revised (2004)"
     assert body["you"] == "Germany" and body["server_seed"] is None
     joined = client_for(bob).post(f"/api/rooms/{body['id']}/join", {"side": "Soviet Union"},
                                   format="json")  # fmt: skip
@@ -62,6 +63,20 @@ def test_create_join_and_read_a_room(alice, bob):
     assert (joined.json()["status"], joined.json()["to_move"]) == ("running", "Germany")
     listed = client_for(bob).get("/api/rooms").json()["rooms"]
     assert [r["id"] for r in listed] == [body["id"]]
+    assert listed[0]["edition_name"] == "Axis & Allies Revised (2004)"
+
+
+def test_a_room_shows_its_editions_name_from_the_data_file(alice):
+    """The list and the room give the edition's name as combat/axis_allies/data/*.toml has it;
+    a World in Flames room has no edition."""
+    client = client_for(alice)
+    aa = create(client, edition="global-1940-2e").json()
+    assert (aa["edition"], aa["edition_name"]) == (
+        "global-1940-2e", "Axis & Allies Global 1940 Second Edition")  # fmt: skip
+    wif = create(client, system="wif", rules="", name="Europe").json()
+    assert (wif["edition"], wif["edition_name"]) == ("", "")
+    listed = {r["id"]: r["edition_name"] for r in client.get("/api/rooms").json()["rooms"]}
+    assert listed == {aa["id"]: "Axis & Allies Global 1940 Second Edition", wif["id"]: ""}
 
 
 def test_bad_input_is_refused_naming_the_field(alice):

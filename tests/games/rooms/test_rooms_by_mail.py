@@ -206,8 +206,8 @@ def test_a_bad_battle_line_stops_the_mail_and_the_refusal_names_the_word(alice, 
     assert f"  #{before + 1} note: Moves 3 inf 1 art to Karelia\n" in body_sent
     assert (
         "Refused: battle 3 inf 1 zzz vs 2 inf\n"
-        "  battle: 'zzz' (word 4): expected a unit after the count (allowed: aa, arm, art, bb, "
-        "bmb, car, des, ftr, inf, sub, tra)\n"
+        "  battle: 'zzz' (word 4): expected a unit after the count (allowed: aa, aaa, arm, art, "
+        "bb, bmb, car, cru, des, ftr, inf, mar, mech, sub, tac, tra)\n"
     ) in body_sent
 
 

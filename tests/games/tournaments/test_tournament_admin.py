@@ -87,9 +87,9 @@ def test_the_services_refusal_is_shown_on_the_add_form_and_nothing_is_made(admin
     assert tables.status_code == 200
     assert tables.context["adminform"].form.errors == {
         "min_entrants": ["a tables event needs at least 3 entrants"]}  # fmt: skip
-    no_rounds = admin.post(add, {**ADD, "format": "tables", "rounds": "", "min_entrants": ""})
-    assert no_rounds.context["adminform"].form.errors == {
-        "rounds": ["a tables event needs its number of rounds"]}  # fmt: skip
+    fixed_rounds = admin.post(add, {**ADD, "format": "round_robin", "late_entry_rounds": "0"})
+    assert fixed_rounds.context["adminform"].form.errors == {
+        "rounds": ["a round_robin event's rounds follow from its field"]}  # fmt: skip
     bad_clock = admin.post(add, {**ADD, "time_per_decision": "05:00:00"})
     assert bad_clock.context["adminform"].form.errors == {
         "time_per_decision": ["live games need minutes per turn, 1-240"]}  # fmt: skip

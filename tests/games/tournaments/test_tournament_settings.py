@@ -57,7 +57,8 @@ def test_choices_defaults_and_help_reach_the_schema_and_the_form(create_body):
     assert create_body["table_max"]["default"] == form.fields["table_max"].initial == 6
     assert [v for v, _ in form.fields["format"].choices] == SETTINGS["format"].values == [
         "round_robin", "swiss", "knockout", "tables"]  # fmt: skip
-    assert form.fields["max_entrants"].initial == 64 and not form.fields["max_entrants"].required
+    # Empty: the format's own largest field (a fixed 64 was over the round robin's 24).
+    assert form.fields["max_entrants"].initial is None and not form.fields["max_entrants"].required
     assert form.fields["name"].max_length == create_body["name"]["maxLength"] == 80
 
 

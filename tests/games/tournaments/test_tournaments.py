@@ -22,7 +22,7 @@ from games.models import (
 )
 from games.rooms import journal
 from games.tournaments import pairing, reading, results, setup
-from games.tournaments.settings import TournamentSettings
+from games.tournaments.settings import MAX_ROUNDS, TABLE_ROUNDS, TournamentSettings
 from games.web.exceptions import ApplicationError, ConflictError, ForbiddenError
 from tests.games.conftest import make_user
 
@@ -382,8 +382,9 @@ def test_fast_risk_settings_are_checked_like_the_lobby(staff):
         fast_risk_event(staff, format="tables", rounds=2, time_control="correspondence", days=0)
     assert refused.value.field == "days"
     with pytest.raises(ApplicationError) as refused:
-        fast_risk_event(staff, format="tables")
+        fast_risk_event(staff, format="tables", rounds=MAX_ROUNDS + 1)
     assert refused.value.field == "rounds"
+    assert fast_risk_event(staff, format="tables").rounds == TABLE_ROUNDS  # rounds left out
 
 
 @pytest.mark.django_db
