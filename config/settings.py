@@ -247,6 +247,8 @@ SPECTACULAR_SETTINGS = {
         "TournamentPlayEnum": "games.tournaments.api.PLAYS",
         "TournamentStatusEnum": "games.tournaments.api.STATUSES",
         "EntrantStatusEnum": "games.tournaments.api.ENTRANT_STATUSES",
+        "NotificationChannelEnum": "games.notifications.api.CHANNELS",
+        "NotificationKindEnum": "games.notifications.api.KINDS",
     },
     # The schema states what the server accepts: bodies are documented as JSON only
     # (a form body cannot carry the nested objects: options, an action), and a string that may
@@ -276,6 +278,33 @@ EMAIL_USE_SSL = _email.get("EMAIL_USE_SSL", False)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="warboard@localhost")
 # Where players open the site; emails link to {SITE_URL}/games/<id>.
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
+
+# --- Web Push (games/notifications) -------------------------------------------------------------
+# The VAPID key pair push services check every push against: VAPID_PRIVATE_KEY (a PEM, or the raw
+# key in base64url); unset, one is made once in VAPID_KEY_FILE. Never change it once devices
+# have subscribed (they are bound to its public half). VAPID_SUBJECT: a mailto: or https: URL
+# for push services' operators (default: mailto: DEFAULT_FROM_EMAIL).
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_KEY_FILE = env.str(
+    "VAPID_KEY_FILE", default=str(environment.var_dir(BASE_DIR, ENV) / "vapid_private.pem")
+)
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="")
+# The push services a subscription's endpoint may name (a host, or ".domain" for its
+# subdomains): the server POSTs to the endpoint, so it must never be a host of the operator's
+# own network. The default names the browsers' services (Chrome, Firefox, Edge, Safari).
+WEBPUSH_ENDPOINT_HOSTS = env.list(
+    "WEBPUSH_ENDPOINT_HOSTS",
+    default=[
+        "fcm.googleapis.com",
+        "updates.push.services.mozilla.com",
+        ".notify.windows.com",
+        "web.push.apple.com",
+    ],
+)
+# Plain http endpoints (only the tests' local push service); production keeps https.
+WEBPUSH_ALLOW_HTTP = env.bool("WEBPUSH_ALLOW_HTTP", default=False)
+# Seconds a push service has to answer one push.
+WEBPUSH_TIMEOUT = env.float("WEBPUSH_TIMEOUT", default=10.0)
 
 # --- Moves by email ------------------------------------------------------------------------------
 # "Your turn" mail carries a signed Reply-To at this domain (moves+<game>.<seat>.<turn>.<sig>@...);
