@@ -250,9 +250,10 @@ def test_a_whole_turn_at_the_board_on_a_desktop_and_by_taps_on_a_phone(chromium,
             served = phone.evaluate(
                 "async (id) => (await (await fetch(`/api/games/${id}`)).json())", game["id"]
             )
+            server = {k: served.get(k) for k in ("version", "status", "round", "turn")}
             raise AssertionError(
                 f"no bot moves queued: page v{shown['version']} queued {shown.get('queued')}, "
-                f"server {({k: served.get(k) for k in ('version', 'status', 'round', 'turn')})}"
+                f"server {server}"
             ) from error
         skip = phone.locator("#fast-forward")
         expect(skip).to_be_visible()
