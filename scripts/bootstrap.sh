@@ -43,7 +43,8 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements/constr
   : >"$log"
   pip_step "Updating pip in $venv" install --upgrade pip
   # --no-compile: pip byte-compiled every file of every package (numba's, hypothesis's, their
-  # tests...), 14 of a fresh install's 31 s; Python compiles what is imported, once, on first use.
+  # tests...), 14 of a fresh install's 31 s; Python compiles what is imported, once, on first use
+  # (the Makefile makes sure it may write the caches: `unexport PYTHONDONTWRITEBYTECODE`).
   pip_step "Installing warboard${extra:+[$extra]} and its dependencies into $venv" install \
     --no-compile -c requirements/constraints.txt -e ".${extra:+[$extra]}"
   touch "$stamp"

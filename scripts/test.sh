@@ -15,6 +15,9 @@
 # last line, which CI reads); exits non-zero if any step failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Every process of the run reads and writes the bytecode caches (why: the Makefile's
+# `unexport PYTHONDONTWRITEBYTECODE`); the first to import a module compiles it for the rest.
+unset PYTHONDONTWRITEBYTECODE
 
 VENV="${VENV:-.venv}"
 PY="$VENV/bin/python"
