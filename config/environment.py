@@ -163,7 +163,12 @@ def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
             "KEY_PREFIX": env.get("CACHE_KEY_PREFIX", "warboard"),
             # An unreachable Redis fails a throttle's read in seconds, not minutes (the
             # throttles then let the request through: games.web.throttles).
-            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+            # One pool per process, not one per request (config.redis_pool).
+            "OPTIONS": {
+                "socket_connect_timeout": 2,
+                "socket_timeout": 2,
+                "pool_class": "config.redis_pool.SharedConnectionPool",
+            },
         }
     }
 

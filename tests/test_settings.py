@@ -98,7 +98,10 @@ def test_redis_url_feeds_the_channel_layer_broker_and_results():
     assert celery["CELERY_BROKER_URL"] == celery["CELERY_RESULT_BACKEND"] == env["REDIS_URL"]
     cache = environment.cache_config(env)["default"]
     assert cache["LOCATION"] == env["REDIS_URL"]
-    assert cache["OPTIONS"] == {"socket_connect_timeout": 2, "socket_timeout": 2}
+    assert cache["OPTIONS"] == {
+        "socket_connect_timeout": 2, "socket_timeout": 2,
+        "pool_class": "config.redis_pool.SharedConnectionPool",
+    }  # fmt: skip
     assert cache["KEY_PREFIX"] == "warboard"
 
 

@@ -237,7 +237,9 @@ class Site:
 
 
 #: ``Site.game_to_place``'s shell: deal, then let the bots move and answer ours with the hint
-#: until ours is a placement (PLACE <id>); our campaign or the game's end first: deal again.
+#: until ours is a placement on at least two territories of ours (PLACE <id>); our campaign,
+#: the game's end, or one territory left to us by the bots' first turns: deal again (the
+#: keyboard and board tests pick a territory other than the one the form shows).
 GAME_TO_PLACE = """
 import time, uuid
 from django.contrib.auth import get_user_model
@@ -265,6 +267,8 @@ for _ in range(5):
             break
         types = {{spec.type for spec in legal_actions(state, player)}}
         if "place" in types:
+            if len(state.owned(player)) < 2:
+                break  # the bots left one territory: nothing to pick on the board; deal again
             print("PLACE", game.pk)
             raise SystemExit(0)
         if types & campaign:
