@@ -114,6 +114,21 @@ def test_the_board_fits_a_phone_and_names_each_card_symbol_on_hover(chromium, si
             page.wait_for_load_state("networkidle")
             width = page.evaluate("() => document.documentElement.scrollWidth")
             assert width <= 375, (path, width)
+        # The lobby's lists: each game a card of labelled lines, nothing scrolled sideways
+        # inside its box (the table was six columns wide: 375 px showed two of them).
+        page.goto("/games")
+        row = page.locator(f"#mine-section tr[data-game='{game_id}']")
+        expect(row).to_be_visible()
+        expect(row.locator("td[data-label=Seats]")).to_be_visible()
+        label = row.locator("td[data-label=Seats]").evaluate(
+            "td => getComputedStyle(td, '::before').content"
+        )
+        assert label == '"Seats: "', label
+        box = page.locator("#mine-section .scroll").evaluate(
+            "b => ({scroll: b.scrollWidth, client: b.clientWidth})"
+        )
+        assert box["scroll"] <= box["client"], box
+        assert row.bounding_box()["width"] <= 375
         page.goto(f"/games/{game_id}")
         before = page.locator("#board svg").get_attribute("viewBox")
         page.get_by_role("button", name="Zoom in").click()

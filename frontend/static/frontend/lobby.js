@@ -86,12 +86,14 @@ function row(game, allies) {
     }
   }
   const title = `#${game.id}${game.name ? " " + game.name : ""}${game.public ? "" : " (private)"}`;
+  // Each cell names its column (data-label): on a phone a row is a card of labelled lines
+  // (site.css), not a table wider than the screen.
   return el("tr", { dataset: { game: String(game.id) } },
     el("td", {}, el("a", { href: `/games/${game.id}` }, title)),
-    el("td", {}, game.status + (game.result && game.result.winner ? `, won by ${game.result.winner}` : "")),
-    el("td", {}, seatsText(game)),
-    el("td", {}, timeControlText(game)),
-    el("td", {}, game.creator),
+    el("td", { dataset: { label: "Status" } }, game.status + (game.result && game.result.winner ? `, won by ${game.result.winner}` : "")),
+    el("td", { dataset: { label: "Seats" } }, seatsText(game)),
+    el("td", { dataset: { label: "Time control" } }, timeControlText(game)),
+    el("td", { dataset: { label: "Creator" } }, game.creator),
     el("td", { className: "buttons" }, buttons));
 }
 
