@@ -57,6 +57,7 @@ const pacer = new Pacer({
   now: () => clock,
   later: (f, ms) => { timers.push([clock + ms, f]); return timers.length; },
   cancel: (t) => { timers[t - 1][1] = null; },
+  pace: input.pace,
 });
 const run = (until) => {
   for (;;) {
@@ -92,6 +93,12 @@ def test_paced_moves_show_one_every_pace_and_fast_forward_shows_the_rest_at_once
     assert out["afterRun"] == 2  # 0.7 s later the second was shown
     assert out["shown"] == [[0, 1], [700, 2], [700, 3, 4]]  # then the skip: both at once
     assert out["left"] == 0
+
+
+def test_a_slower_pace_given_to_the_pacer_spaces_the_moves_by_it():
+    out = run_script(PACER, {"paced": True, "runFor": 4000, "flush": False, "pace": 2000})
+    assert out["shown"] == [[0, 1], [2000, 2], [4000, 3]]
+    assert out["afterRun"] == 1
 
 
 def test_the_guide_follows_the_turn():

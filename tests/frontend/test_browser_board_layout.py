@@ -68,9 +68,11 @@ def game(site, session):
     return {"id": game_id, "session": session}
 
 
-def open_game(chromium, site, game, **options):
+def open_game(chromium, site, game, pace_ms: int | None = None, **options):
     context = chromium.new_context(base_url=site.url, storage_state=game["session"], **options)
     context.set_default_timeout(LOADED)
+    if pace_ms is not None:  # the watchable pace (game.js reads window.__paceMs)
+        context.add_init_script(f"window.__paceMs = {pace_ms}")
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -141,8 +143,10 @@ def attack_choice(page) -> tuple[str, str]:
 
 def test_a_whole_turn_at_the_board_on_a_desktop_and_by_taps_on_a_phone(chromium, site, game):
     desk_ctx, desk = open_game(chromium, site, game, viewport={"width": 1280, "height": 900})
+    # The phone watches the bots at a 5 s pace: at 0.7 s a loaded machine's bot moves, each
+    # slower than that to come, never queued two deep behind the one shown.
     phone_ctx, phone = open_game(chromium, site, game, viewport={"width": 375, "height": 812},
-                                 has_touch=True, is_mobile=True)  # fmt: skip
+                                 has_touch=True, is_mobile=True, pace_ms=5000)  # fmt: skip
     try:
         # the tab says it is our turn, with the "!" icon
         for page in (desk, phone):

@@ -118,7 +118,10 @@ function applyUpdate(message, quiet = false) {
 
 // Updates shown one by one at a watchable pace when this viewer asked for it (settings.pace),
 // else at once; "Skip to now" shows every queued one at once (the log keeps them all).
+// (window.__paceMs: a slower pace for the browser tests, so a loaded machine's bot moves,
+// each slower than 0.7 s to come, still queue up behind the one shown.)
 const pacer = new Pacer({
+  pace: Number(window.__paceMs) || undefined,
   show: (message) => applyUpdate(message),
   showAll: (messages) => { if (messages.map((m) => applyUpdate(m, true)).some(Boolean)) render(); },
   onQueue: (count) => {

@@ -28,8 +28,8 @@ export const PACE_MS = 700;
 // flush() shows all that wait at once. show(message) shows one, showAll(messages) several,
 // onQueue(count) hears how many wait.
 export class Pacer {
-  constructor({ show, showAll, onQueue, now = () => Date.now(), later = (f, ms) => setTimeout(f, ms), cancel = (t) => clearTimeout(t) }) {
-    Object.assign(this, { show, showAll, onQueue, now, later, cancel });
+  constructor({ show, showAll, onQueue, now = () => Date.now(), later = (f, ms) => setTimeout(f, ms), cancel = (t) => clearTimeout(t), pace = PACE_MS }) {
+    Object.assign(this, { show, showAll, onQueue, now, later, cancel, pace });
     this.paced = false;
     this.queue = [];
     this.timer = null;
@@ -46,12 +46,12 @@ export class Pacer {
 
   step() {
     if (this.timer !== null) return;
-    const wait = this.last + PACE_MS - this.now();
+    const wait = this.last + this.pace - this.now();
     if (this.queue.length && (wait <= 0 || !this.paced)) {
       this.last = this.now();
       this.show(this.queue.shift());
     }
-    if (this.queue.length) this.timer = this.later(() => { this.timer = null; this.step(); }, Math.max(wait, 0) || PACE_MS);
+    if (this.queue.length) this.timer = this.later(() => { this.timer = null; this.step(); }, Math.max(wait, 0) || this.pace);
     this.onQueue(this.queue.length);
   }
 
