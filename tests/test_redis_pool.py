@@ -29,11 +29,16 @@ def test_five_requests_contexts_have_five_cache_objects_and_one_redis_connection
         assert cache.get("visits") == n
         seen.append(cache)
 
-    for n in range(5):
+    contextvars.copy_context().run(one_request, 0)
+    pool = seen[0]._cache._get_connection_pool(write=True)
+    # The process's pool (earlier tests of this worker may have filled it): what the first
+    # request left in it is all the next four use.
+    made = pool._created_connections
+    assert made >= 1
+    for n in range(1, 5):
         contextvars.copy_context().run(one_request, n)
 
     assert len({id(cache) for cache in seen}) == 5  # Django's per-context objects
     pools = {id(cache._cache._get_connection_pool(write=True)) for cache in seen}
-    assert len(pools) == 1
-    pool = seen[0]._cache._get_connection_pool(write=True)
-    assert pool._created_connections == 1  # made by the first request, reused by the other four
+    assert pools == {id(pool)}
+    assert pool._created_connections == made  # no request after the first opened a connection
