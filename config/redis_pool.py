@@ -36,8 +36,3 @@ class SharedConnectionPool(redis.ConnectionPool):
             if pool is None:
                 pool = _pools[key] = redis.ConnectionPool.from_url(url, **kwargs)
             return pool
-
-
-def shared_pools() -> int:
-    """How many pools the process holds (one per cache URL and options): for the tests."""
-    return len(_pools)
